@@ -1,0 +1,61 @@
+//===- Parser.h - Inline-asm template and PTX text parser -------*- C++ -*-===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_PTX_PARSER_H
+#define TMEMCHECK_PTX_PARSER_H
+
+#include "tmemcheck/Ptx/Instruction.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace tmemcheck::ptx {
+
+/// What the parser needs to know about one operand of the surrounding
+/// inline-asm statement to resolve `%N` and `%[name]`.
+struct AsmOperandInfo {
+  std::string Name;       ///< symbolic name (`[name] "r"(x)`), may be empty.
+  std::string Constraint; ///< as written: "=r", "+l", "r", "n", "h", ...
+  bool IsOutput = false;
+};
+
+/// A problem found while parsing. Parsing never aborts on bad input: it
+/// records a diagnostic, skips to the next ';' and goes on.
+struct ParseDiagnostic {
+  enum class Severity { Warning, Error };
+  Severity Level = Severity::Error;
+  std::string Message;
+  TextRange Range;
+};
+
+/// The result of parsing one asm template or one PTX text.
+struct ParsedAsm {
+  std::vector<Instruction> Instructions;
+  std::vector<RegisterDecl> Registers;
+  std::vector<Label> Labels;
+  std::vector<ParseDiagnostic> Diagnostics;
+};
+
+/// Parses the template string of a GCC-style inline-asm statement (as Clang's
+/// GCCAsmStmt::getAsmString() returns it, escapes already decoded): `%N` and
+/// `%[name]` become AsmOperand operands bound through \p Operands, `%%` is a
+/// literal '%', several instructions and `{ }` scopes are allowed, `//` and
+/// `/* */` comments are skipped. Malformed text yields diagnostics, never a
+/// crash; arbitrarily large inputs are fine.
+ParsedAsm parseInlineAsm(llvm::StringRef Template,
+                         llvm::ArrayRef<AsmOperandInfo> Operands);
+
+/// Parses standalone PTX text (a .ptx module body or a function body), where
+/// '%' is an ordinary register prefix. Directives (`.version`, `.entry`, ...)
+/// other than `.reg` are skipped by the instruction stream.
+ParsedAsm parsePtxText(llvm::StringRef Text);
+
+} // namespace tmemcheck::ptx
+
+#endif // TMEMCHECK_PTX_PARSER_H
