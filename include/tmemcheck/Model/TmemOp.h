@@ -139,6 +139,12 @@ struct TmemOp {
   int SparseMetaOperand = -1;///< mma.sp `[sp_meta]`.
   int EnableInputDOperand = -1; ///< mma predicate operand.
   int SourceDescOperand = -1;   ///< cp shared-memory descriptor.
+  // Added by the Model implementation (operands the grammar has but the
+  // first draft of this struct did not name):
+  int RedValOperand = -1;       ///< ld.red: the 32-bit reduction result.
+  int DisableOutputLaneOperand = -1; ///< mma `{mask...}` vector.
+  int ScaleInputDOperand = -1;  ///< mma (f16/tf32) scale_input_d immediate.
+  int ZeroColumnMaskOperand = -1; ///< mma.ws zero-column-mask descriptor.
 
   bool isWarpCollective() const {
     return Issue == IssueGranularity::WarpCollective;
@@ -176,6 +182,9 @@ struct SyncOp {
   int BarrierIdOperand = -1;     ///< named barrier id (bar.sync a)
   int ThreadCountOperand = -1;   ///< bar.sync a, b
   int MbarOperand = -1;          ///< mbarrier address operand
+  /// Added: ClusterBarrier only — true for barrier.cluster.arrive, false for
+  /// barrier.cluster.wait.
+  bool IsArrive = false;
 };
 
 /// Decodes a synchronisation instruction; std::nullopt for anything else.

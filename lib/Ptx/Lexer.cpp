@@ -1,0 +1,308 @@
+//===- Lexer.cpp - Tokens of PTX text and inline-asm templates ------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lexer.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace tmemcheck::ptx {
+
+void addDiagnostic(std::vector<ParseDiagnostic> &Diags,
+                   ParseDiagnostic::Severity Level, std::string Message,
+                   TextRange Range) {
+  if (Diags.size() > MaxParseDiagnostics)
+    return;
+  if (Diags.size() == MaxParseDiagnostics) {
+    Diags.push_back({ParseDiagnostic::Severity::Error,
+                     "too many problems in this text; further diagnostics "
+                     "are suppressed",
+                     Range});
+    return;
+  }
+  Diags.push_back({Level, std::move(Message), Range});
+}
+
+namespace {
+
+bool isWordStart(char C) {
+  return isAlpha(C) || C == '_' || C == '$' || C == '.';
+}
+bool isWordChar(char C) {
+  return isAlnum(C) || C == '_' || C == '$' || C == '.';
+}
+bool isPunctChar(char C) {
+  return StringRef(";,{}[]()+-!@|:<>=*/").contains(C);
+}
+bool isSpace(char C) {
+  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\v' ||
+         C == '\f';
+}
+
+/// The scanner state: one pass over the text, appending tokens.
+class Lexer {
+public:
+  Lexer(StringRef Text, bool InlineAsm, ArrayRef<AsmOperandInfo> Operands,
+        std::vector<ParseDiagnostic> &Diags)
+      : Text(Text), InlineAsm(InlineAsm), Operands(Operands), Diags(Diags) {}
+
+  std::vector<Token> run();
+
+private:
+  StringRef Text;
+  bool InlineAsm;
+  ArrayRef<AsmOperandInfo> Operands;
+  std::vector<ParseDiagnostic> &Diags;
+  std::vector<Token> Tokens;
+  size_t Pos = 0;
+  bool SawNewline = false;
+
+  char peek(size_t Ahead = 0) const {
+    return Pos + Ahead < Text.size() ? Text[Pos + Ahead] : '\0';
+  }
+  bool atEnd() const { return Pos >= Text.size(); }
+
+  void error(const Twine &Msg, size_t Begin, size_t End) {
+    addDiagnostic(Diags, ParseDiagnostic::Severity::Error, Msg.str(),
+                  {unsigned(Begin), unsigned(End - Begin)});
+  }
+  void warning(const Twine &Msg, size_t Begin, size_t End) {
+    addDiagnostic(Diags, ParseDiagnostic::Severity::Warning, Msg.str(),
+                  {unsigned(Begin), unsigned(End - Begin)});
+  }
+
+  void push(Token::Kind K, size_t Begin, std::string Spelling,
+            int AsmIndex = -1) {
+    Token T;
+    T.K = K;
+    T.Spelling = std::move(Spelling);
+    T.Offset = unsigned(Begin);
+    T.Length = unsigned(Pos - Begin);
+    T.NewlineBefore = SawNewline;
+    T.AsmIndex = AsmIndex;
+    SawNewline = false;
+    Tokens.push_back(std::move(T));
+  }
+
+  /// Consumes word characters (and `::` pairs) starting at Pos.
+  void scanWordTail() {
+    while (!atEnd()) {
+      char C = peek();
+      if (isWordChar(C)) {
+        ++Pos;
+        continue;
+      }
+      if (C == ':' && peek(1) == ':') {
+        Pos += 2;
+        continue;
+      }
+      break;
+    }
+  }
+
+  bool skipSpaceAndComments();
+  void lexPercent();
+  void lexAsmOperandNumber(size_t Begin, size_t DigitsBegin);
+};
+
+/// Skips blanks and comments. Returns false at end of input.
+bool Lexer::skipSpaceAndComments() {
+  while (!atEnd()) {
+    char C = peek();
+    if (isSpace(C)) {
+      if (C == '\n')
+        SawNewline = true;
+      ++Pos;
+      continue;
+    }
+    if (C == '/' && peek(1) == '/') {
+      size_t NL = Text.find('\n', Pos);
+      Pos = NL == StringRef::npos ? Text.size() : NL;
+      continue;
+    }
+    if (C == '/' && peek(1) == '*') {
+      size_t Close = Text.find("*/", Pos + 2);
+      if (Close == StringRef::npos) {
+        error("unterminated '/*' comment", Pos, Pos + 2);
+        Pos = Text.size();
+        return false;
+      }
+      if (Text.slice(Pos, Close).contains('\n'))
+        SawNewline = true;
+      Pos = Close + 2;
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+void Lexer::lexAsmOperandNumber(size_t Begin, size_t DigitsBegin) {
+  while (isDigit(peek()))
+    ++Pos;
+  StringRef Digits = Text.slice(DigitsBegin, Pos);
+  unsigned Index = 0;
+  int Resolved = -1;
+  if (Digits.size() > 9 || Digits.getAsInteger(10, Index)) {
+    error("asm operand reference '%" + Digits + "' is too large", Begin, Pos);
+  } else if (Index >= Operands.size()) {
+    error("asm operand reference '%" + Digits +
+              "' is out of range (the "
+              "statement has " +
+              Twine(Operands.size()) + " operand" +
+              (Operands.size() == 1 ? "" : "s") + ")",
+          Begin, Pos);
+  } else {
+    Resolved = int(Index);
+  }
+  push(Token::Kind::AsmOperand, Begin, Text.slice(Begin, Pos).str(), Resolved);
+}
+
+void Lexer::lexPercent() {
+  size_t Begin = Pos;
+  ++Pos; // '%'
+  if (!InlineAsm) {
+    size_t NameBegin = Pos;
+    scanWordTail();
+    if (Pos == NameBegin) {
+      error("'%' is not followed by a register name", Begin, Pos);
+      push(Token::Kind::Invalid, Begin, "%");
+      return;
+    }
+    push(Token::Kind::Register, Begin, Text.slice(Begin, Pos).str());
+    return;
+  }
+
+  char C = peek();
+  if (C == '%') {
+    // `%%name`: a PTX register written through the asm escape.
+    ++Pos;
+    size_t NameBegin = Pos;
+    scanWordTail();
+    if (Pos == NameBegin) {
+      error("'%%' is not followed by a register name", Begin, Pos);
+      push(Token::Kind::Invalid, Begin, "%");
+      return;
+    }
+    push(Token::Kind::Register, Begin, "%" + Text.slice(NameBegin, Pos).str());
+    return;
+  }
+  if (isDigit(C)) {
+    lexAsmOperandNumber(Begin, Pos);
+    return;
+  }
+  if (C == '[') {
+    size_t Close = Pos + 1;
+    while (Close < Text.size() && (isAlnum(Text[Close]) || Text[Close] == '_'))
+      ++Close;
+    if (Close >= Text.size() || Text[Close] != ']') {
+      Pos = Close;
+      error("malformed symbolic asm operand reference (expected "
+            "'%[name]')",
+            Begin, Pos);
+      push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos).str());
+      return;
+    }
+    StringRef Name = Text.slice(Pos + 1, Close);
+    Pos = Close + 1;
+    int Resolved = -1;
+    for (size_t I = 0, E = Operands.size(); I != E; ++I)
+      if (!Name.empty() && Operands[I].Name == Name) {
+        Resolved = int(I);
+        break;
+      }
+    if (Resolved < 0)
+      error("unknown symbolic asm operand name '%[" + Name + "]'", Begin, Pos);
+    push(Token::Kind::AsmOperand, Begin, Text.slice(Begin, Pos).str(),
+         Resolved);
+    return;
+  }
+  if (isAlpha(C) && isDigit(peek(1))) {
+    // GCC operand modifiers (`%c0`, `%h1`): not meaningful for NVPTX, but
+    // the operand binding is still clear.
+    warning(Twine("asm operand modifier '") + Text.substr(Pos, 1) +
+                "' is ignored",
+            Begin, Pos + 1);
+    size_t DigitsBegin = ++Pos;
+    lexAsmOperandNumber(Begin, DigitsBegin);
+    return;
+  }
+  error("'%' in an asm template must be followed by an operand number, "
+        "'[name]' or '%'",
+        Begin, Pos);
+  push(Token::Kind::Invalid, Begin, "%");
+}
+
+std::vector<Token> Lexer::run() {
+  while (skipSpaceAndComments()) {
+    size_t Begin = Pos;
+    char C = peek();
+    if (C == '%') {
+      lexPercent();
+      continue;
+    }
+    if (isWordStart(C)) {
+      ++Pos;
+      scanWordTail();
+      push(Token::Kind::Word, Begin, Text.slice(Begin, Pos).str());
+      continue;
+    }
+    if (isDigit(C)) {
+      ++Pos;
+      while (!atEnd() && isWordChar(peek()))
+        ++Pos;
+      push(Token::Kind::Number, Begin, Text.slice(Begin, Pos).str());
+      continue;
+    }
+    if (C == '"') {
+      ++Pos;
+      while (!atEnd() && peek() != '"' && peek() != '\n') {
+        if (peek() == '\\')
+          ++Pos;
+        ++Pos;
+      }
+      if (atEnd() || peek() != '"') {
+        Pos = std::min(Pos, Text.size());
+        error("unterminated string literal", Begin, Pos);
+      } else {
+        ++Pos;
+      }
+      push(Token::Kind::String, Begin, Text.slice(Begin, Pos).str());
+      continue;
+    }
+    if (isPunctChar(C)) {
+      ++Pos;
+      push(Token::Kind::Punct, Begin, std::string(1, C));
+      continue;
+    }
+    // A run of bytes that cannot start a token: one token, one diagnostic.
+    while (!atEnd()) {
+      char D = peek();
+      if (isSpace(D) || isWordStart(D) || isDigit(D) || isPunctChar(D) ||
+          D == '%' || D == '"')
+        break;
+      ++Pos;
+    }
+    error("unexpected character" + Twine(Pos - Begin > 1 ? "s" : "") +
+              " in PTX text",
+          Begin, Pos);
+    push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos).str());
+  }
+  Pos = Text.size();
+  push(Token::Kind::End, Pos, "");
+  return std::move(Tokens);
+}
+
+} // namespace
+
+std::vector<Token> lexPtx(StringRef Text, bool InlineAsm,
+                          ArrayRef<AsmOperandInfo> Operands,
+                          std::vector<ParseDiagnostic> &Diags) {
+  return Lexer(Text, InlineAsm, Operands, Diags).run();
+}
+
+} // namespace tmemcheck::ptx

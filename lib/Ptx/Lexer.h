@@ -1,0 +1,71 @@
+//===- Lexer.h - Tokens of PTX text and inline-asm templates ----*- C++ -*-===//
+//
+// Part of tmemcheck. Private to lib/Ptx.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_LIB_PTX_LEXER_H
+#define TMEMCHECK_LIB_PTX_LEXER_H
+
+#include "tmemcheck/Ptx/Parser.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace tmemcheck::ptx {
+
+/// One token of PTX text. The lexer runs once over the whole input so the
+/// parser can look ahead freely without re-scanning (keeps parsing linear).
+struct Token {
+  enum class Kind {
+    Word,       ///< identifier or dotted word: `tcgen05.ld.sync`, `.reg`, `p`.
+    Register,   ///< `%r1`, `%tid.x` (PTX text) or `%%r1` (asm template).
+    AsmOperand, ///< `%0` / `%[name]` in an asm template.
+    Number,     ///< starts with a digit: `16`, `0x10`, `0f3F800000`, `1.5`.
+    String,     ///< `"..."` (only in directives such as `.file`).
+    Punct,      ///< one of `; , { } [ ] ( ) + - ! @ | : < > =`.
+    Invalid,    ///< bytes that cannot start any token (already diagnosed).
+    End,        ///< end of input (always the last token).
+  };
+
+  Kind K = Kind::End;
+  /// The PTX spelling. Equal to the source text except for `%%` escapes in
+  /// asm templates, which are reduced to one '%'.
+  std::string Spelling;
+  unsigned Offset = 0; ///< byte offset of the first character in the input.
+  unsigned Length = 0; ///< bytes in the input.
+  /// True if a newline separates this token from the previous one.
+  bool NewlineBefore = false;
+  int AsmIndex = -1; ///< AsmOperand: resolved operand index, -1 if invalid.
+
+  bool is(Kind Other) const { return K == Other; }
+  bool isPunct(char C) const {
+    return K == Kind::Punct && Spelling.size() == 1 && Spelling[0] == C;
+  }
+  unsigned end() const { return Offset + Length; }
+};
+
+/// Upper bound on diagnostics per parse, so garbage input cannot produce an
+/// unbounded list (one per byte).
+constexpr unsigned MaxParseDiagnostics = 100;
+
+/// Appends a diagnostic unless the cap is reached; at the cap, appends one
+/// final "further problems suppressed" note.
+void addDiagnostic(std::vector<ParseDiagnostic> &Diags,
+                   ParseDiagnostic::Severity Level, std::string Message,
+                   TextRange Range);
+
+/// Turns text into tokens. In inline-asm mode `%N`, `%[name]` and `%%` are
+/// operand references and escapes; in PTX mode `%` starts a register.
+/// Problems (bad bytes, unterminated comments or strings, unknown operand
+/// references) are appended to \p Diags.
+std::vector<Token> lexPtx(llvm::StringRef Text, bool InlineAsm,
+                          llvm::ArrayRef<AsmOperandInfo> Operands,
+                          std::vector<ParseDiagnostic> &Diags);
+
+} // namespace tmemcheck::ptx
+
+#endif // TMEMCHECK_LIB_PTX_LEXER_H

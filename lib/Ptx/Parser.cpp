@@ -1,0 +1,767 @@
+//===- Parser.cpp - Inline-asm template and PTX text parser ---------------===//
+//
+// Part of tmemcheck.
+//
+// The parser works on the token vector produced by lexPtx(). Statements are
+// handled by an iterative loop: `{` / `}` at statement level only change a
+// depth counter, so deep nesting cannot overflow the stack. Operand parsing
+// recurses, but only to a small fixed depth (vectors of addresses).
+//
+// Representation choices (documented here because the header leaves them
+// open):
+//  * `a|b` (elect.sync, setp with two destinations) becomes two consecutive
+//    operands, `a` and `b`, so elect.sync has operands {rx, px, membermask}.
+//  * Float literals in hex form (`0f3F800000`, `0d...`) are Immediates whose
+//    Imm holds the raw bits; decimal floats (`1.5`) are Symbols.
+//  * Directives other than `.reg` produce nothing; `.entry`/`.func` headers
+//    are skipped up to their body `{`, which opens a scope.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Ptx/Parser.h"
+
+#include "Lexer.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+
+namespace tmemcheck::ptx {
+namespace {
+
+using Sev = ParseDiagnostic::Severity;
+
+/// Deepest operand nesting accepted (`{[a], [b]}` needs 2).
+constexpr unsigned MaxOperandDepth = 4;
+
+/// The `.reg` declarations visible at the current point, so identifiers can
+/// be classified as Register or Symbol. Declarations die with their scope.
+class RegisterScopes {
+public:
+  void declare(StringRef Name, bool Parametric, unsigned Count,
+               unsigned Depth) {
+    if (Parametric)
+      ParamCounts[Name].push_back(Count);
+    else
+      ++PlainCounts[Name];
+    Live.push_back({Name.str(), Parametric, Depth});
+  }
+
+  /// Forgets every declaration made deeper than \p Depth.
+  void popTo(unsigned Depth) {
+    while (!Live.empty() && Live.back().Depth > Depth) {
+      const Entry &E = Live.back();
+      if (E.Parametric)
+        ParamCounts[E.Name].pop_back();
+      else
+        --PlainCounts[E.Name];
+      Live.pop_back();
+    }
+  }
+
+  bool isDeclared(StringRef Name) const {
+    auto It = PlainCounts.find(Name);
+    if (It != PlainCounts.end() && It->second > 0)
+      return true;
+    // `%r<4>` declares %r0 .. %r3.
+    StringRef Prefix = Name.rtrim("0123456789");
+    StringRef Digits = Name.drop_front(Prefix.size());
+    unsigned Index = 0;
+    if (Digits.empty() || Digits.size() > 9 || Digits.getAsInteger(10, Index))
+      return false;
+    auto PIt = ParamCounts.find(Prefix);
+    if (PIt == ParamCounts.end())
+      return false;
+    for (unsigned Count : PIt->second)
+      if (Index < Count)
+        return true;
+    return false;
+  }
+
+private:
+  /// One live declaration, for popping at scope exit.
+  struct Entry {
+    std::string Name;
+    bool Parametric;
+    unsigned Depth;
+  };
+  std::vector<Entry> Live;
+  StringMap<unsigned> PlainCounts;
+  StringMap<SmallVector<unsigned, 1>> ParamCounts;
+};
+
+/// Recursive-descent parser over the token vector; statement level is an
+/// iterative loop.
+class Parser {
+public:
+  Parser(std::vector<Token> Tokens, ParsedAsm &Out)
+      : Toks(std::move(Tokens)), Out(Out) {}
+
+  void run();
+
+private:
+  std::vector<Token> Toks;
+  ParsedAsm &Out;
+  size_t P = 0;
+  unsigned Depth = 0;
+  RegisterScopes Regs;
+
+  const Token &cur() const { return Toks[P]; }
+  const Token &peekTok(size_t Ahead = 1) const {
+    return Toks[std::min(P + Ahead, Toks.size() - 1)];
+  }
+  bool atEnd() const { return cur().is(Token::Kind::End); }
+  void advance() {
+    if (!atEnd())
+      ++P;
+  }
+  unsigned prevEnd() const { return P == 0 ? 0 : Toks[P - 1].end(); }
+
+  void diag(Sev Level, const Twine &Msg, const Token &At) {
+    addDiagnostic(Out.Diagnostics, Level, Msg.str(), {At.Offset, At.Length});
+  }
+  void diag(Sev Level, const Twine &Msg, TextRange R) {
+    addDiagnostic(Out.Diagnostics, Level, Msg.str(), R);
+  }
+
+  void openScope();
+  void closeScope();
+  void skipStatement();
+  void skipLine();
+  void skipBalancedBlock();
+  void parseDirective();
+  void parseRegisterDecl();
+  void parseInstruction();
+  bool parseOperandList(Instruction &I);
+  std::optional<Operand> parseOperand(unsigned OpDepth);
+  std::optional<Operand> parseAddress(unsigned OpDepth);
+  std::optional<Operand> parseVector(unsigned OpDepth);
+  Operand makeNumber(const Token &T, bool Negative, unsigned Begin);
+};
+
+void Parser::openScope() {
+  ++Depth;
+  advance();
+}
+
+void Parser::closeScope() {
+  if (Depth == 0) {
+    diag(Sev::Error, "unbalanced '}' (no open scope)", cur());
+  } else {
+    --Depth;
+    Regs.popTo(Depth);
+  }
+  advance();
+}
+
+/// Error recovery: skips to just after the next ';' of this statement, or up
+/// to (not including) a '}' that closes an enclosing scope.
+void Parser::skipStatement() {
+  unsigned Local = 0;
+  while (!atEnd()) {
+    const Token &T = cur();
+    if (T.isPunct(';') && Local == 0) {
+      advance();
+      return;
+    }
+    if (T.isPunct('{'))
+      ++Local;
+    if (T.isPunct('}')) {
+      if (Local == 0)
+        return;
+      --Local;
+    }
+    advance();
+  }
+}
+
+/// Skips the rest of a line-based directive (`.version 9.0`, `.loc 1 2 3`).
+void Parser::skipLine() {
+  advance();
+  while (!atEnd() && !cur().NewlineBefore) {
+    if (cur().isPunct(';')) {
+      advance();
+      return;
+    }
+    if (cur().isPunct('{') || cur().isPunct('}'))
+      return;
+    advance();
+  }
+}
+
+/// Skips a `{ ... }` block starting at the current '{' (iteratively).
+void Parser::skipBalancedBlock() {
+  unsigned Local = 0;
+  while (!atEnd()) {
+    if (cur().isPunct('{'))
+      ++Local;
+    else if (cur().isPunct('}') && Local > 0 && --Local == 0) {
+      advance();
+      return;
+    }
+    advance();
+  }
+  diag(Sev::Error, "unterminated '{' block in directive", cur());
+}
+
+void Parser::parseDirective() {
+  StringRef D = cur().Spelling;
+  if (D == ".reg") {
+    parseRegisterDecl();
+    return;
+  }
+  static const StringSet<> LineDirectives = {".version",
+                                             ".target",
+                                             ".address_size",
+                                             ".file",
+                                             ".loc",
+                                             ".maxntid",
+                                             ".reqntid",
+                                             ".minnctapersm",
+                                             ".maxnctapersm",
+                                             ".maxnreg",
+                                             ".pragma",
+                                             ".explicitcluster",
+                                             ".reqnctapercluster",
+                                             ".maxclusterrank",
+                                             ".noreturn",
+                                             ".blocksareclusters",
+                                             ".abi_preserve",
+                                             ".abi_preserve_control"};
+  if (LineDirectives.contains(D)) {
+    skipLine();
+    return;
+  }
+  if (D == ".section") {
+    while (!atEnd() && !cur().isPunct('{') && !cur().isPunct(';'))
+      advance();
+    if (cur().isPunct('{'))
+      skipBalancedBlock();
+    else
+      advance();
+    return;
+  }
+
+  // Linkage prefixes, then possibly a function header.
+  size_t Look = P;
+  static const StringSet<> Linkage = {".visible", ".extern", ".weak",
+                                      ".common"};
+  while (Toks[Look].is(Token::Kind::Word) &&
+         Linkage.contains(Toks[Look].Spelling))
+    ++Look;
+  const Token &Head = Toks[Look];
+  if (Head.is(Token::Kind::Word) &&
+      (Head.Spelling == ".entry" || Head.Spelling == ".func")) {
+    // Skip the header (parameter lists, performance directives) up to the
+    // body '{' (left for the statement loop: it opens a scope) or ';'.
+    unsigned Parens = 0;
+    while (!atEnd()) {
+      const Token &T = cur();
+      if (T.isPunct('('))
+        ++Parens;
+      else if (T.isPunct(')') && Parens > 0)
+        --Parens;
+      else if (Parens == 0 && T.isPunct('{'))
+        return;
+      else if (Parens == 0 && T.isPunct(';')) {
+        advance();
+        return;
+      } else if (Parens == 0 && T.isPunct('}')) {
+        return;
+      }
+      advance();
+    }
+    return;
+  }
+  // Data declarations (.shared, .global, .param, .local, .const, ...):
+  // skip to ';', stepping over initializer braces.
+  unsigned Local = 0;
+  while (!atEnd()) {
+    const Token &T = cur();
+    if (T.isPunct('{'))
+      ++Local;
+    else if (T.isPunct('}')) {
+      if (Local == 0)
+        return;
+      --Local;
+    } else if (T.isPunct(';') && Local == 0) {
+      advance();
+      return;
+    }
+    advance();
+  }
+}
+
+void Parser::parseRegisterDecl() {
+  const Token &RegTok = cur();
+  advance();
+  std::string Type;
+  while (cur().is(Token::Kind::Word) &&
+         StringRef(cur().Spelling).starts_with(".")) {
+    if (!Type.empty())
+      Type += ' ';
+    Type += cur().Spelling;
+    advance();
+  }
+  if (Type.empty())
+    diag(Sev::Error, "'.reg' declaration without a type", RegTok);
+
+  while (true) {
+    const Token &NameTok = cur();
+    if (!NameTok.is(Token::Kind::Register) && !NameTok.is(Token::Kind::Word)) {
+      diag(Sev::Error, "expected a register name in '.reg' declaration",
+           NameTok);
+      skipStatement();
+      return;
+    }
+    RegisterDecl R;
+    R.Type = Type;
+    R.Name = NameTok.Spelling;
+    R.ScopeDepth = Depth;
+    R.Range = {NameTok.Offset, NameTok.Length};
+    advance();
+    bool Parametric = false;
+    if (cur().isPunct('<')) {
+      advance();
+      unsigned Count = 0;
+      if (!cur().is(Token::Kind::Number) ||
+          StringRef(cur().Spelling).getAsInteger(0, Count)) {
+        diag(Sev::Error, "expected a register count after '<'", cur());
+        skipStatement();
+        return;
+      }
+      advance();
+      if (!cur().isPunct('>')) {
+        diag(Sev::Error, "expected '>' after the register count", cur());
+        skipStatement();
+        return;
+      }
+      advance();
+      R.Count = Count;
+      Parametric = true;
+      R.Range.Length = prevEnd() - R.Range.Offset;
+    }
+    Regs.declare(R.Name, Parametric, R.Count, Depth);
+    Out.Registers.push_back(std::move(R));
+    if (cur().isPunct(',')) {
+      advance();
+      continue;
+    }
+    if (cur().isPunct(';')) {
+      advance();
+      return;
+    }
+    if (atEnd() || cur().isPunct('}') || cur().NewlineBefore) {
+      diag(Sev::Warning, "missing ';' after '.reg' declaration",
+           TextRange{prevEnd(), 0});
+      return;
+    }
+    diag(Sev::Error, "expected ',' or ';' in '.reg' declaration", cur());
+    skipStatement();
+    return;
+  }
+}
+
+Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
+  Operand O;
+  O.Range = {Begin, T.end() - Begin};
+  StringRef S = T.Spelling;
+  O.Text = (Negative ? "-" : "") + S.str();
+  O.K = Operand::Kind::Immediate;
+
+  auto Fail = [&](const Twine &Msg) {
+    diag(Sev::Error, Msg, O.Range);
+    O.K = Operand::Kind::Symbol;
+    return O;
+  };
+
+  uint64_t Value = 0;
+  StringRef Lower = S;
+  if (S.size() > 2 && S[0] == '0' &&
+      (S[1] == 'f' || S[1] == 'F' || S[1] == 'd' || S[1] == 'D')) {
+    // Hex-encoded float literal: keep the bits.
+    size_t Want = (S[1] == 'f' || S[1] == 'F') ? 8 : 16;
+    StringRef Hex = S.drop_front(2);
+    if (Hex.size() != Want || Hex.getAsInteger(16, Value))
+      return Fail("malformed floating-point literal '" + S + "'");
+    O.Imm = int64_t(Value);
+    return O;
+  }
+  if (Lower.ends_with("U") || Lower.ends_with("u"))
+    Lower = Lower.drop_back();
+  unsigned Radix = 10;
+  StringRef Digits = Lower;
+  if (Lower.starts_with_insensitive("0x")) {
+    Radix = 16;
+    Digits = Lower.drop_front(2);
+  } else if (Lower.starts_with_insensitive("0b")) {
+    Radix = 2;
+    Digits = Lower.drop_front(2);
+  } else if (Lower.size() > 1 && Lower[0] == '0' &&
+             all_of(Lower, [](char C) { return isDigit(C); })) {
+    Radix = 8;
+    Digits = Lower.drop_front(1);
+  } else if (Lower.contains('.') || Lower.contains_insensitive("e")) {
+    // Decimal float: a Symbol, value not needed by the analysis.
+    O.K = Operand::Kind::Symbol;
+    return O;
+  }
+  if (Digits.empty() || Digits.getAsInteger(Radix, Value)) {
+    bool AllDigits = !Digits.empty() && all_of(Digits, [&](char C) {
+      unsigned V = isDigit(C) ? C - '0' : (isHexDigit(C) ? 10 : 99);
+      return V < Radix || (Radix == 16 && isHexDigit(C));
+    });
+    return Fail(AllDigits ? "integer literal '" + S + "' is too large"
+                          : "malformed number '" + S + "'");
+  }
+  if (Value > uint64_t(INT64_MAX) &&
+      !(Negative && Value == uint64_t(1) << 63) && Radix == 10)
+    return Fail("integer literal '" + S + "' is too large");
+  O.Imm = Negative ? int64_t(0 - Value) : int64_t(Value);
+  return O;
+}
+
+std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
+  const Token &Open = cur();
+  unsigned Begin = Open.Offset;
+  advance();
+  Operand A;
+  A.K = Operand::Kind::Address;
+  auto Recover = [&]() {
+    while (!atEnd() && !cur().isPunct(']') && !cur().isPunct(';') &&
+           !cur().isPunct('}'))
+      advance();
+    if (cur().isPunct(']'))
+      advance();
+    A.Range = {Begin, prevEnd() - Begin};
+    return A;
+  };
+  std::optional<Operand> Base = parseOperand(OpDepth + 1);
+  if (!Base)
+    return Recover();
+  if (!Base->isLeaf())
+    diag(Sev::Error, "address base must be a register, operand or symbol",
+         Base->Range);
+  A.Elements.push_back(std::move(*Base));
+  while (cur().isPunct('+') || cur().isPunct('-')) {
+    bool Minus = cur().isPunct('-');
+    advance();
+    bool Neg = false;
+    unsigned NumBegin = cur().Offset;
+    if (cur().isPunct('-')) {
+      Neg = true;
+      advance();
+    }
+    if (!cur().is(Token::Kind::Number)) {
+      diag(Sev::Error, "expected a constant offset in address", cur());
+      return Recover();
+    }
+    Operand Off = makeNumber(cur(), Neg, NumBegin);
+    advance();
+    if (Off.K != Operand::Kind::Immediate)
+      return Recover();
+    A.AddressOffset += Minus ? -Off.Imm : Off.Imm;
+  }
+  if (!cur().isPunct(']')) {
+    diag(Sev::Error, "expected ']' to close the address", cur());
+    return Recover();
+  }
+  advance();
+  A.Range = {Begin, prevEnd() - Begin};
+  return A;
+}
+
+std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
+  unsigned Begin = cur().Offset;
+  advance();
+  Operand V;
+  V.K = Operand::Kind::Vector;
+  if (cur().isPunct('}')) {
+    advance();
+    V.Range = {Begin, prevEnd() - Begin};
+    return V;
+  }
+  while (true) {
+    std::optional<Operand> E = parseOperand(OpDepth + 1);
+    if (E)
+      V.Elements.push_back(std::move(*E));
+    if (E && cur().isPunct('|')) {
+      advance();
+      if (std::optional<Operand> E2 = parseOperand(OpDepth + 1))
+        V.Elements.push_back(std::move(*E2));
+    }
+    if (cur().isPunct(',')) {
+      advance();
+      continue;
+    }
+    if (cur().isPunct('}')) {
+      advance();
+      break;
+    }
+    diag(Sev::Error, "expected ',' or '}' in vector operand", cur());
+    // Recover: skip to the closing '}' unless the statement ends first.
+    while (!atEnd() && !cur().isPunct('}') && !cur().isPunct(';'))
+      advance();
+    if (cur().isPunct('}'))
+      advance();
+    break;
+  }
+  V.Range = {Begin, prevEnd() - Begin};
+  return V;
+}
+
+std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
+  const Token &T = cur();
+  if (OpDepth > MaxOperandDepth) {
+    diag(Sev::Error, "operand nesting is too deep", T);
+    return std::nullopt;
+  }
+  Operand O;
+  O.Range = {T.Offset, T.Length};
+  switch (T.K) {
+  case Token::Kind::Number:
+    O = makeNumber(T, false, T.Offset);
+    advance();
+    return O;
+  case Token::Kind::Register:
+    O.K = Operand::Kind::Register;
+    O.Text = T.Spelling;
+    advance();
+    return O;
+  case Token::Kind::AsmOperand:
+    O.K = Operand::Kind::AsmOperand;
+    O.Text = T.Spelling;
+    O.AsmOperandIndex = T.AsmIndex;
+    advance();
+    return O;
+  case Token::Kind::Word:
+    O.K = Regs.isDeclared(T.Spelling) ? Operand::Kind::Register
+                                      : Operand::Kind::Symbol;
+    O.Text = T.Spelling;
+    advance();
+    return O;
+  case Token::Kind::Punct:
+    if (T.isPunct('['))
+      return parseAddress(OpDepth);
+    if (T.isPunct('{'))
+      return parseVector(OpDepth);
+    if (T.isPunct('!')) {
+      unsigned Begin = T.Offset;
+      advance();
+      std::optional<Operand> Inner = parseOperand(OpDepth + 1);
+      if (!Inner)
+        return std::nullopt;
+      if (!Inner->isLeaf()) {
+        diag(Sev::Error, "'!' applies only to a predicate", Inner->Range);
+        return Inner;
+      }
+      Inner->Negated = true;
+      Inner->Range = {Begin, Inner->Range.Offset + Inner->Range.Length - Begin};
+      return Inner;
+    }
+    if (T.isPunct('-') && peekTok().is(Token::Kind::Number) &&
+        peekTok().Offset == T.end()) {
+      unsigned Begin = T.Offset;
+      advance();
+      O = makeNumber(cur(), true, Begin);
+      advance();
+      return O;
+    }
+    break;
+  default:
+    break;
+  }
+  diag(Sev::Error,
+       T.is(Token::Kind::End) ? Twine("expected an operand at end of text")
+                              : Twine("expected an operand"),
+       T);
+  return std::nullopt;
+}
+
+/// Parses the operands up to and including ';'. Returns true if the
+/// statement ended cleanly (';', or a tolerated missing ';').
+bool Parser::parseOperandList(Instruction &I) {
+  auto EndsWithoutSemicolon = [&]() {
+    const Token &T = cur();
+    if (T.is(Token::Kind::End) || T.isPunct('}'))
+      return true;
+    // A new line that starts with something opcode-like: the ';' was lost.
+    if (T.NewlineBefore &&
+        ((T.is(Token::Kind::Word) && StringRef(T.Spelling).contains('.')) ||
+         T.isPunct('@')))
+      return true;
+    return false;
+  };
+  auto MissingSemi = [&]() {
+    diag(Sev::Warning, "missing ';' after '" + I.Opcode + "'",
+         TextRange{prevEnd(), 0});
+    return true;
+  };
+
+  if (cur().isPunct(';')) {
+    advance();
+    return true;
+  }
+  if (EndsWithoutSemicolon())
+    return MissingSemi();
+
+  while (true) {
+    std::optional<Operand> Op = parseOperand(0);
+    if (!Op) {
+      skipStatement();
+      return false;
+    }
+    I.Operands.push_back(std::move(*Op));
+    if (cur().isPunct('|')) {
+      advance();
+      std::optional<Operand> Second = parseOperand(0);
+      if (!Second) {
+        skipStatement();
+        return false;
+      }
+      I.Operands.push_back(std::move(*Second));
+    }
+    if (cur().isPunct(',')) {
+      advance();
+      continue;
+    }
+    if (cur().isPunct(';')) {
+      advance();
+      return true;
+    }
+    if (EndsWithoutSemicolon() || cur().NewlineBefore)
+      return MissingSemi();
+    diag(Sev::Error, "expected ',' or ';' after operand of '" + I.Opcode + "'",
+         cur());
+    skipStatement();
+    return false;
+  }
+}
+
+void Parser::parseInstruction() {
+  Instruction I;
+  I.ScopeDepth = Depth;
+  unsigned Begin = cur().Offset;
+
+  if (cur().isPunct('@')) {
+    advance();
+    Guard G;
+    if (cur().isPunct('!')) {
+      G.Negated = true;
+      advance();
+    }
+    const Token &PT = cur();
+    if (!PT.is(Token::Kind::Register) && !PT.is(Token::Kind::AsmOperand) &&
+        !PT.is(Token::Kind::Word)) {
+      diag(Sev::Error, "expected a predicate after '@'", PT);
+      skipStatement();
+      return;
+    }
+    G.Predicate.K = PT.is(Token::Kind::AsmOperand) ? Operand::Kind::AsmOperand
+                                                   : Operand::Kind::Register;
+    G.Predicate.Text = PT.Spelling;
+    G.Predicate.AsmOperandIndex = PT.AsmIndex;
+    G.Predicate.Range = {PT.Offset, PT.Length};
+    I.Pred = std::move(G);
+    advance();
+  }
+
+  const Token &OpTok = cur();
+  if (!OpTok.is(Token::Kind::Word) ||
+      StringRef(OpTok.Spelling).starts_with(".")) {
+    diag(Sev::Error, "expected an instruction opcode", OpTok);
+    skipStatement();
+    return;
+  }
+  I.Opcode = OpTok.Spelling;
+  I.OpcodeRange = {OpTok.Offset, OpTok.Length};
+  SmallVector<StringRef, 8> Parts;
+  StringRef(I.Opcode).split(Parts, '.');
+  for (StringRef Part : Parts) {
+    if (Part.empty())
+      diag(Sev::Warning, "empty modifier in opcode '" + I.Opcode + "'", OpTok);
+    I.Parts.push_back(Part.str());
+  }
+  advance();
+
+  parseOperandList(I);
+  unsigned End =
+      std::max(prevEnd(), I.OpcodeRange.Offset + I.OpcodeRange.Length);
+  I.Range = {Begin, End - Begin};
+  Out.Instructions.push_back(std::move(I));
+}
+
+void Parser::run() {
+  while (!atEnd()) {
+    const Token &T = cur();
+    if (T.isPunct(';')) {
+      advance();
+      continue;
+    }
+    if (T.isPunct('{')) {
+      openScope();
+      continue;
+    }
+    if (T.isPunct('}')) {
+      closeScope();
+      continue;
+    }
+    if (T.is(Token::Kind::Word)) {
+      StringRef S = T.Spelling;
+      if (S.starts_with(".")) {
+        size_t Before = P;
+        parseDirective();
+        if (P == Before)
+          advance();
+        continue;
+      }
+      if (peekTok().isPunct(':')) {
+        Out.Labels.push_back({T.Spelling,
+                              {T.Offset, peekTok().end() - T.Offset},
+                              unsigned(Out.Instructions.size())});
+        advance();
+        advance();
+        continue;
+      }
+    }
+    if (T.is(Token::Kind::Word) || T.isPunct('@')) {
+      parseInstruction();
+      continue;
+    }
+    if (!T.is(Token::Kind::Invalid)) // invalid bytes were diagnosed already
+      diag(Sev::Error, "expected an instruction", T);
+    size_t Before = P;
+    skipStatement();
+    if (P == Before)
+      advance();
+  }
+  if (Depth > 0)
+    diag(Sev::Error,
+         "missing '}': " + Twine(Depth) + " scope" + (Depth == 1 ? "" : "s") +
+             " still open at end of text",
+         cur());
+}
+
+ParsedAsm parse(StringRef Text, bool InlineAsm,
+                ArrayRef<AsmOperandInfo> Operands) {
+  ParsedAsm Out;
+  std::vector<Token> Tokens =
+      lexPtx(Text, InlineAsm, Operands, Out.Diagnostics);
+  Parser(std::move(Tokens), Out).run();
+  return Out;
+}
+
+} // namespace
+
+ParsedAsm parseInlineAsm(StringRef Template,
+                         ArrayRef<AsmOperandInfo> Operands) {
+  return parse(Template, /*InlineAsm=*/true, Operands);
+}
+
+ParsedAsm parsePtxText(StringRef Text) {
+  return parse(Text, /*InlineAsm=*/false, {});
+}
+
+} // namespace tmemcheck::ptx
