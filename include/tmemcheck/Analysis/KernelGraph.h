@@ -1,0 +1,116 @@
+//===- KernelGraph.h - The event graph of one kernel ------------*- C++ -*-===//
+//
+// Part of tmemcheck. A kernel as the analysis sees it: basic blocks of
+// events (tcgen05 instructions, synchronisation, reads of variables that a
+// tcgen05.ld may have written), with device callees inlined. Front ends
+// (Clang AST, PTX text) build it; analyses and checks only read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_ANALYSIS_KERNELGRAPH_H
+#define TMEMCHECK_ANALYSIS_KERNELGRAPH_H
+
+#include "tmemcheck/Analysis/SourceLoc.h"
+#include "tmemcheck/Analysis/Value.h"
+#include "tmemcheck/Model/TmemOp.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tmemcheck {
+
+/// One call on the inlining stack of an event: the call site in the caller
+/// and the name of the function called.
+struct CallFrame {
+  std::string Callee;
+  SourceLoc CallSite;
+};
+
+/// The value of one instruction operand; vectors (`{%0, %1}`) keep one value
+/// per element, addresses (`[%0+8]`) the value of their base.
+struct OperandValue {
+  AbstractValue Value;
+  std::vector<AbstractValue> Elements;
+  int64_t AddressOffset = 0;
+};
+
+/// Something that happens in a kernel, in program order within a block.
+struct Event {
+  enum class Kind {
+    Tmem,         ///< a tcgen05 instruction (Op is set).
+    Sync,         ///< a synchronisation instruction or call (Sync is set).
+    VariableRead, ///< the value of a tracked variable is used.
+  };
+
+  Kind K = Kind::Tmem;
+  unsigned Id = 0;  ///< unique within the graph, in creation order.
+  SourceLoc Loc;    ///< where it is written (may be inside a header).
+  std::vector<CallFrame> Stack; ///< inlined calls, outermost first.
+
+  std::optional<TmemOp> Op;
+  std::optional<SyncOp> Sync;
+  std::string Opcode;                 ///< instruction as written.
+  std::vector<OperandValue> Operands; ///< parallel to the instruction's.
+
+  /// For VariableRead: which variable.
+  uint64_t VariableId = 0;
+  std::string VariableName;
+
+  /// The position to report: Loc if it is in user code, else the innermost
+  /// call site on the stack that is (design.md: point at the call in user
+  /// code, note at the wrapper).
+  SourceLoc userLoc() const;
+  /// True when userLoc() differs from Loc (the instruction is in a wrapper).
+  bool isInWrapper() const;
+  /// The statement of the kernel body that leads to the event: the
+  /// outermost call site, or Loc when the event is in the kernel itself.
+  /// Findings about values that callers pass in are reported here.
+  SourceLoc kernelLoc() const;
+};
+
+/// A basic block of the kernel event graph.
+struct Block {
+  std::vector<Event> Events;
+  llvm::SmallVector<unsigned, 2> Succs;
+  llvm::SmallVector<unsigned, 2> Preds;
+  /// Uniformity of the branch condition that ends the block, if it branches.
+  std::optional<Uniformity> BranchUniformity;
+  SourceLoc BranchLoc;
+};
+
+/// A remark about the analysis itself (budget hit, template pattern,
+/// unparsable asm): design.md "Never silent".
+struct AnalysisRemark {
+  SourceLoc Loc;
+  std::string Message;
+};
+
+/// The whole kernel.
+struct KernelGraph {
+  std::string Name;
+  SourceLoc Loc;
+  std::vector<Block> Blocks;
+  unsigned Entry = 0;
+  unsigned Exit = 0;
+  /// The kernel is an uninstantiated template analysed as a pattern.
+  bool IsPattern = false;
+  std::vector<AnalysisRemark> Remarks;
+
+  unsigned addBlock();
+  void addEdge(unsigned From, unsigned To);
+  /// Blocks in reverse post-order from Entry (unreachable blocks omitted).
+  std::vector<unsigned> reversePostOrder() const;
+  /// Calls F on every event of every block.
+  template <typename Fn> void forEachEvent(Fn F) const {
+    for (const Block &B : Blocks)
+      for (const Event &E : B.Events)
+        F(E);
+  }
+};
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_ANALYSIS_KERNELGRAPH_H

@@ -1,0 +1,55 @@
+//===- ClangFrontend.h - CUDA source to kernel event graphs -----*- C++ -*-===//
+//
+// Part of tmemcheck. Parses one CUDA translation unit on the device side and
+// builds a KernelGraph for every kernel in it. The AST is gone when this
+// returns: everything downstream works on the graphs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_FRONTEND_CLANGFRONTEND_H
+#define TMEMCHECK_FRONTEND_CLANGFRONTEND_H
+
+#include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Frontend/CudaEnvironment.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace clang::tooling {
+class CompilationDatabase;
+}
+
+namespace tmemcheck {
+
+/// Bounds that keep the graph construction finite on any input.
+struct FrontendLimits {
+  unsigned MaxCallDepth = 8;      ///< inlining depth of device callees.
+  unsigned MaxBlocksPerKernel = 200000;
+  unsigned MaxEventsPerKernel = 500000;
+};
+
+/// What one translation unit produced.
+struct TranslationUnitResult {
+  std::string File;
+  /// False when Clang could not produce an AST at all (the file does not
+  /// exist, the command is unusable): nothing was analysed.
+  bool Parsed = false;
+  unsigned CompileErrors = 0;
+  std::string FirstError; ///< "file:line:col: message" of the first error.
+  /// Number of tcgen05 instructions seen anywhere in device code.
+  unsigned Tcgen05Instructions = 0;
+  std::vector<KernelGraph> Kernels;
+  std::vector<AnalysisRemark> Remarks;
+};
+
+/// Parses \p File with its command from \p Db, adjusted by \p Env.
+TranslationUnitResult
+analyzeTranslationUnit(const clang::tooling::CompilationDatabase &Db,
+                       llvm::StringRef File, const CudaEnvironment &Env,
+                       const FrontendLimits &Limits);
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_FRONTEND_CLANGFRONTEND_H

@@ -1,0 +1,57 @@
+//===- Finding.h - What a check reports -------------------------*- C++ -*-===//
+//
+// Part of tmemcheck. The diagnostics model every output format (text,
+// SARIF, JSON) renders.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_REPORT_FINDING_H
+#define TMEMCHECK_REPORT_FINDING_H
+
+#include "tmemcheck/Analysis/SourceLoc.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace tmemcheck {
+
+enum class Severity { Remark, Warning, Error };
+
+llvm::StringRef severityName(Severity S);
+
+/// A related site of a finding ("allocated here", "in this wrapper").
+struct FindingNote {
+  SourceLoc Loc;
+  std::string Message;
+};
+
+/// One diagnostic produced by a check.
+struct Finding {
+  std::string CheckName;
+  Severity Level = Severity::Error;
+  SourceLoc Loc;
+  std::string Message;
+  std::vector<FindingNote> Notes;
+  std::string Kernel; ///< the kernel the finding was found in (for reports).
+
+  friend bool operator<(const Finding &A, const Finding &B);
+};
+
+/// Where checks put findings. Keeps them unique: the same check at the same
+/// position with the same message is reported once (a wrapper inlined into
+/// many kernels, a template instantiated several times).
+class FindingSink {
+public:
+  void report(Finding F);
+  const std::vector<Finding> &findings() const { return Findings; }
+  std::vector<Finding> takeSorted();
+
+private:
+  std::vector<Finding> Findings;
+};
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_REPORT_FINDING_H

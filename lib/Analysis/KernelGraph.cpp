@@ -1,0 +1,70 @@
+//===- KernelGraph.cpp - The event graph of one kernel --------------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Analysis/KernelGraph.h"
+
+#include <algorithm>
+
+namespace tmemcheck {
+
+SourceLoc Event::userLoc() const {
+  if (!Loc.InSystemHeader)
+    return Loc;
+  for (auto It = Stack.rbegin(); It != Stack.rend(); ++It)
+    if (It->CallSite.isValid() && !It->CallSite.InSystemHeader)
+      return It->CallSite;
+  return Loc;
+}
+
+SourceLoc Event::kernelLoc() const {
+  for (const CallFrame &C : Stack)
+    if (C.CallSite.isValid() && !C.CallSite.InSystemHeader)
+      return C.CallSite;
+  return userLoc();
+}
+
+bool Event::isInWrapper() const { return !(userLoc() == Loc); }
+
+unsigned KernelGraph::addBlock() {
+  Blocks.emplace_back();
+  return Blocks.size() - 1;
+}
+
+void KernelGraph::addEdge(unsigned From, unsigned To) {
+  Block &F = Blocks[From];
+  if (std::find(F.Succs.begin(), F.Succs.end(), To) != F.Succs.end())
+    return;
+  F.Succs.push_back(To);
+  Blocks[To].Preds.push_back(From);
+}
+
+std::vector<unsigned> KernelGraph::reversePostOrder() const {
+  std::vector<unsigned> Order;
+  if (Blocks.empty())
+    return Order;
+  std::vector<uint8_t> Seen(Blocks.size(), 0);
+  // Iterative DFS: graphs of inlined kernels can be deep.
+  std::vector<std::pair<unsigned, unsigned>> Stack;
+  Stack.push_back({Entry, 0});
+  Seen[Entry] = 1;
+  while (!Stack.empty()) {
+    auto &[B, NextSucc] = Stack.back();
+    if (NextSucc < Blocks[B].Succs.size()) {
+      unsigned S = Blocks[B].Succs[NextSucc++];
+      if (!Seen[S]) {
+        Seen[S] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Order.push_back(B);
+    Stack.pop_back();
+  }
+  std::reverse(Order.begin(), Order.end());
+  return Order;
+}
+
+} // namespace tmemcheck

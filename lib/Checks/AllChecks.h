@@ -1,0 +1,24 @@
+//===- AllChecks.h - Factories of every check -------------------*- C++ -*-===//
+//
+// Part of tmemcheck. Each check lives in its own <Name>Check.cpp and exports
+// one factory; CheckRegistry.cpp lists them by name (like a clang-tidy
+// module's addCheckFactories).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_LIB_CHECKS_ALLCHECKS_H
+#define TMEMCHECK_LIB_CHECKS_ALLCHECKS_H
+
+#include "tmemcheck/Checks/Check.h"
+
+#include <memory>
+
+namespace tmemcheck {
+
+std::unique_ptr<Check> createAllocNcolsCheck();
+std::unique_ptr<Check> createCtaGroupMismatchCheck();
+std::unique_ptr<Check> createLdUseBeforeWaitCheck();
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_LIB_CHECKS_ALLCHECKS_H

@@ -1,0 +1,182 @@
+//===- ClangFrontend.cpp - CUDA source to kernel event graphs -------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Frontend/ClangFrontend.h"
+
+#include "GraphBuilder.h"
+#include "ValueEvaluator.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace tmemcheck {
+
+namespace {
+
+/// Counts compiler errors and keeps the first one; the TU's own warnings
+/// are not ours to print.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error)
+      return;
+    ++Errors;
+    if (!First.empty())
+      return;
+    SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      SourceLoc L = toSourceLoc(Info.getSourceManager(), Info.getLocation());
+      First = fmt::format("{}:{}:{}: {}", L.File, L.Line, L.Column,
+                          Msg.str().str());
+    } else {
+      First = Msg.str().str();
+    }
+  }
+  unsigned Errors = 0;
+  std::string First;
+};
+
+/// Finds the kernels of a TU: instantiated kernels as they are, kernel
+/// templates without instantiations as patterns.
+class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDAGlobalAttr>() ||
+        !FD->doesThisDeclarationHaveABody())
+      return true;
+    if (FD->isDependentContext()) {
+      const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate();
+      bool HasInstances = T && !T->specializations().empty();
+      if (!HasInstances)
+        Kernels.push_back({FD, /*IsPattern=*/true});
+      return true;
+    }
+    Kernels.push_back({FD, /*IsPattern=*/false});
+    return true;
+  }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+    Tcgen05 += GraphBuilder::countTcgen05(*S);
+    return true;
+  }
+
+  std::vector<std::pair<const FunctionDecl *, bool>> Kernels;
+  unsigned Tcgen05 = 0;
+};
+
+/// Builds graphs once the TU is parsed.
+class GraphConsumer : public ASTConsumer {
+public:
+  GraphConsumer(TranslationUnitResult &Out, const FrontendLimits &Limits)
+      : Out(Out), Limits(Limits) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    KernelFinder Finder;
+    Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Out.Tcgen05Instructions += Finder.Tcgen05;
+    ValueEvaluator Eval(Ctx);
+    GraphBuilder Builder(Ctx, Eval, Limits);
+    for (auto [FD, IsPattern] : Finder.Kernels) {
+      Out.Kernels.push_back(Builder.build(FD, IsPattern));
+    }
+  }
+
+private:
+  TranslationUnitResult &Out;
+  const FrontendLimits &Limits;
+};
+
+class GraphAction : public ASTFrontendAction {
+public:
+  GraphAction(TranslationUnitResult &Out, const FrontendLimits &Limits)
+      : Out(Out), Limits(Limits) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    Out.Parsed = true;
+    return std::make_unique<GraphConsumer>(Out, Limits);
+  }
+
+private:
+  TranslationUnitResult &Out;
+  const FrontendLimits &Limits;
+};
+
+class GraphActionFactory : public tooling::FrontendActionFactory {
+public:
+  GraphActionFactory(TranslationUnitResult &Out, const FrontendLimits &Limits)
+      : Out(Out), Limits(Limits) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<GraphAction>(Out, Limits);
+  }
+
+private:
+  TranslationUnitResult &Out;
+  const FrontendLimits &Limits;
+};
+
+} // namespace
+
+TranslationUnitResult
+analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
+                       const CudaEnvironment &Env,
+                       const FrontendLimits &Limits) {
+  TranslationUnitResult Result;
+  Result.File = File.str();
+  if (!llvm::sys::fs::exists(File)) {
+    Result.FirstError = "no such file";
+    return Result;
+  }
+  if (llvm::sys::fs::is_directory(File)) {
+    Result.FirstError = "is a directory";
+    return Result;
+  }
+
+  tooling::ClangTool Tool(Db, {File.str()});
+  Tool.setPrintErrorMessage(false);
+  if (Env.cudaPath().empty())
+    Tool.mapVirtualFile(CudaEnvironment::stubHeaderName(),
+                        CudaEnvironment::stubHeaderContents());
+  Tool.clearArgumentsAdjusters();
+  Tool.appendArgumentsAdjuster(
+      [&Env](const tooling::CommandLineArguments &Args, StringRef Filename) {
+        return Env.adjustCommand(Args, Filename);
+      });
+  ErrorCollector Errors;
+  Tool.setDiagnosticConsumer(&Errors);
+  GraphActionFactory Factory(Result, Limits);
+  Tool.run(&Factory);
+  Result.CompileErrors = Errors.Errors;
+  Result.FirstError = Errors.First;
+  if (!Result.Parsed && Result.FirstError.empty())
+    Result.FirstError = "no compile command could be made for this file";
+
+  if (Result.Parsed && Result.Tcgen05Instructions == 0)
+    Result.Remarks.push_back(
+        {SourceLoc{Result.File, 0, 0, false},
+         "no tcgen05 instructions found in device code; if this file uses "
+         "CUTLASS SM100 code, it is compiled out under Clang unless "
+         "CUTE_ARCH_TCGEN05_TMEM_ENABLED / CUTLASS_ARCH_MMA_SM100A_ENABLED "
+         "are defined (see docs/user-guide.md)"});
+  return Result;
+}
+
+} // namespace tmemcheck

@@ -1,0 +1,428 @@
+//===- GraphBuilder.cpp - Clang CFG to kernel event graph -----------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphBuilder.h"
+
+#include "tmemcheck/Model/TmemOp.h"
+#include "tmemcheck/Ptx/Parser.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace tmemcheck {
+
+/// Does a function (transitively, within a depth bound) contain inline asm
+/// or barrier calls? Only such functions are worth inlining.
+class RelevanceOracle {
+public:
+  bool isRelevant(const FunctionDecl *FD, unsigned Depth = 0) {
+    FD = FD->getCanonicalDecl();
+    auto It = Memo.find(FD);
+    if (It != Memo.end())
+      return It->second;
+    if (Depth > 12)
+      return true; // assume so rather than miss code
+    Memo[FD] = false; // breaks recursion cycles
+    const FunctionDecl *Def = nullptr;
+    bool Result = false;
+    if (FD->hasBody(Def) && Def && Def->getBody())
+      Result = scan(Def->getBody(), Depth);
+    Memo[FD] = Result;
+    return Result;
+  }
+
+private:
+  bool scan(const Stmt *S, unsigned Depth) {
+    if (!S)
+      return false;
+    if (isa<GCCAsmStmt>(S))
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = CE->getDirectCallee()) {
+        if (Callee->getIdentifier() && Callee->getName().starts_with("__sync"))
+          return true;
+        if (isRelevant(Callee, Depth + 1))
+          return true;
+      }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+      if (const CXXConstructorDecl *Ctor = CE->getConstructor())
+        if (isRelevant(Ctor, Depth + 1))
+          return true;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D)) {
+          if (const CXXRecordDecl *RD =
+                  VD->getType()->getAsCXXRecordDecl())
+            if (RD->hasDefinition())
+              if (const CXXDestructorDecl *Dtor = RD->getDestructor())
+                if (isRelevant(Dtor, Depth + 1))
+                  return true;
+          if (VD->getInit() && scan(VD->getInit(), Depth))
+            return true;
+        }
+    for (const Stmt *Child : S->children())
+      if (scan(Child, Depth))
+        return true;
+    return false;
+  }
+  llvm::DenseMap<const FunctionDecl *, bool> Memo;
+};
+
+namespace {
+
+std::string functionName(const FunctionDecl *FD) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy PP(FD->getASTContext().getLangOpts());
+  PP.SuppressTagKeyword = true;
+  FD->getNameForDiagnostic(OS, PP, /*Qualified=*/true);
+  return Name;
+}
+
+} // namespace
+
+GraphBuilder::GraphBuilder(ASTContext &Ctx, ValueEvaluator &Eval,
+                           const FrontendLimits &Limits)
+    : Ctx(Ctx), Eval(Eval), Limits(Limits),
+      Relevance(std::make_unique<RelevanceOracle>()) {}
+
+GraphBuilder::~GraphBuilder() = default;
+
+unsigned GraphBuilder::countTcgen05(const GCCAsmStmt &S) {
+  std::string Text = S.getAsmString();
+  unsigned N = 0;
+  for (size_t Pos = Text.find("tcgen05."); Pos != std::string::npos;
+       Pos = Text.find("tcgen05.", Pos + 1))
+    ++N;
+  return N;
+}
+
+bool GraphBuilder::overBudget() {
+  if (G->Blocks.size() <= Limits.MaxBlocksPerKernel &&
+      EventCount <= Limits.MaxEventsPerKernel)
+    return false;
+  if (!BudgetReported) {
+    BudgetReported = true;
+    G->Remarks.push_back(
+        {G->Loc, fmt::format("analysis budget reached in kernel '{}' ({} "
+                             "blocks / {} events); the rest of the kernel "
+                             "was not analysed (raise --max-events)",
+                             G->Name, Limits.MaxBlocksPerKernel,
+                             Limits.MaxEventsPerKernel)});
+  }
+  return true;
+}
+
+void GraphBuilder::addEvent(unsigned Block, Event E) {
+  if (overBudget())
+    return;
+  E.Id = EventCount++;
+  G->Blocks[Block].Events.push_back(std::move(E));
+}
+
+const CFG *GraphBuilder::cfgFor(const FunctionDecl *FD) {
+  auto It = Cfgs.find(FD);
+  if (It != Cfgs.end())
+    return It->second.get();
+  CFG::BuildOptions Opts;
+  Opts.setAllAlwaysAdd();
+  Opts.AddImplicitDtors = true;
+  Opts.AddInitializers = true;
+  Opts.AddCXXDefaultInitExprInCtors = true;
+  Opts.PruneTriviallyFalseEdges = true;
+  std::unique_ptr<CFG> C;
+  if (FD->getBody())
+    C = CFG::buildCFG(FD, FD->getBody(), &Ctx, Opts);
+  const CFG *Result = C.get();
+  Cfgs[FD] = std::move(C);
+  return Result;
+}
+
+KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
+  KernelGraph Graph;
+  G = &Graph;
+  EventCount = 0;
+  BudgetReported = DepthReported = false;
+  Graph.Name = functionName(Kernel);
+  Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
+  Graph.IsPattern = IsPattern;
+
+  auto Root = std::make_unique<Frame>();
+  Root->Function = Kernel;
+  Root->Id = 0;
+  std::optional<Span> S = buildFunction(Kernel, *Root);
+  Frames.push_back(std::move(Root));
+  if (!S) {
+    Graph.Entry = Graph.Exit = Graph.addBlock();
+    Graph.Remarks.push_back(
+        {Graph.Loc, fmt::format("could not build the control-flow graph of "
+                                "kernel '{}'; it was not analysed",
+                                Graph.Name)});
+  } else {
+    Graph.Entry = S->Entry;
+    Graph.Exit = S->Exit;
+  }
+  G = nullptr;
+  return Graph;
+}
+
+std::optional<GraphBuilder::Span>
+GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
+  const CFG *C = cfgFor(FD);
+  if (!C)
+    return std::nullopt;
+  std::vector<unsigned> First(C->getNumBlockIDs()), Last(C->getNumBlockIDs());
+  for (const CFGBlock *B : *C)
+    First[B->getBlockID()] = G->addBlock();
+
+  for (const CFGBlock *B : *C) {
+    unsigned Cur = First[B->getBlockID()];
+    for (const CFGElement &El : *B) {
+      if (auto S = El.getAs<CFGStmt>()) {
+        Cur = visitStmt(S->getStmt(), Cur, F);
+      } else if (auto D = El.getAs<CFGAutomaticObjDtor>()) {
+        if (const CXXDestructorDecl *Dtor = D->getDestructorDecl(Ctx))
+          Cur = inlineCall(Dtor, {}, nullptr,
+                           D->getTriggerStmt()
+                               ? D->getTriggerStmt()->getEndLoc()
+                               : D->getVarDecl()->getLocation(),
+                           Cur, F);
+      }
+    }
+    Last[B->getBlockID()] = Cur;
+    if (const Stmt *Cond = B->getTerminatorCondition()) {
+      if (const auto *CondExpr = dyn_cast<Expr>(Cond)) {
+        Block &Blk = G->Blocks[Cur];
+        Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
+        Blk.BranchLoc =
+            toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
+      }
+    }
+  }
+  for (const CFGBlock *B : *C)
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+      if (const CFGBlock *S = Succ.getReachableBlock())
+        G->addEdge(Last[B->getBlockID()], First[S->getBlockID()]);
+  return Span{First[C->getEntry().getBlockID()],
+              First[C->getExit().getBlockID()]};
+}
+
+unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
+  if (overBudget())
+    return Cur;
+  const SourceManager &SM = Ctx.getSourceManager();
+
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    translateAsm(*Asm, Cur, F);
+    return Cur;
+  }
+
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return Cur;
+    if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
+      Event E;
+      E.K = Event::Kind::Sync;
+      E.Sync = SyncOp{SyncOpKind::BarrierSync};
+      E.Opcode = "__syncthreads()";
+      E.Loc = toSourceLoc(SM, CE->getBeginLoc());
+      E.Stack = F.Stack;
+      addEvent(Cur, std::move(E));
+      return Cur;
+    }
+    std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
+    const Expr *This = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+      This = MC->getImplicitObjectArgument();
+    } else if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) &&
+               !Args.empty()) {
+      This = Args.front();
+      Args.erase(Args.begin());
+    }
+    return inlineCall(Callee, Args, This, CE->getBeginLoc(), Cur, F);
+  }
+
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
+    const CXXConstructorDecl *Ctor = CC->getConstructor();
+    if (Ctor && !Ctor->isTrivial()) {
+      std::vector<const Expr *> Args(CC->arg_begin(), CC->arg_end());
+      return inlineCall(Ctor, Args, nullptr, CC->getBeginLoc(), Cur, F);
+    }
+    return Cur;
+  }
+
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(S)) {
+    if (IC->getCastKind() != CK_LValueToRValue &&
+        IC->getCastKind() != CK_ArrayToPointerDecay)
+      return Cur;
+    const Expr *Sub = IC->getSubExpr()->IgnoreParens();
+    if (!isa<DeclRefExpr>(Sub) && !isa<ArraySubscriptExpr>(Sub))
+      return Cur;
+    // A decayed array passed on is not a read of its values.
+    if (IC->getCastKind() == CK_ArrayToPointerDecay)
+      return Cur;
+    std::string Name;
+    uint64_t Id = Eval.variableIdentity(Sub, F, &Name);
+    if (!Id)
+      return Cur;
+    Event E;
+    E.K = Event::Kind::VariableRead;
+    E.Loc = toSourceLoc(SM, Sub->getBeginLoc());
+    E.Stack = F.Stack;
+    E.VariableId = Id;
+    E.VariableName = Name;
+    addEvent(Cur, std::move(E));
+  }
+  return Cur;
+}
+
+unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
+                                  llvm::ArrayRef<const Expr *> Args,
+                                  const Expr *This, SourceLocation CallLoc,
+                                  unsigned Cur, const Frame &F) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def || !Def->getBody())
+    return Cur;
+  if (!Relevance->isRelevant(Def))
+    return Cur;
+  for (const Frame *P = &F; P; P = P->Parent)
+    if (P->Function &&
+        P->Function->getCanonicalDecl() == Def->getCanonicalDecl())
+      return Cur; // recursion: the first activation stands for all
+  if (F.depth() >= Limits.MaxCallDepth) {
+    if (!DepthReported) {
+      DepthReported = true;
+      G->Remarks.push_back(
+          {toSourceLoc(Ctx.getSourceManager(), CallLoc),
+           fmt::format("call depth bound of {} reached in kernel '{}'; "
+                       "deeper callees were not analysed (raise "
+                       "--max-call-depth)",
+                       Limits.MaxCallDepth, G->Name)});
+    }
+    return Cur;
+  }
+  auto NF = std::make_unique<Frame>();
+  NF->Function = Def;
+  NF->Parent = &F;
+  NF->Id = NextFrameId++;
+  NF->This = This;
+  for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
+    NF->Args[Def->getParamDecl(I)] = Args[I];
+  NF->Stack = F.Stack;
+  NF->Stack.push_back({Def->getQualifiedNameAsString(),
+                       toSourceLoc(Ctx.getSourceManager(), CallLoc)});
+  const Frame &Ref = *NF;
+  Frames.push_back(std::move(NF));
+  std::optional<Span> S = buildFunction(Def, Ref);
+  if (!S)
+    return Cur;
+  G->addEdge(Cur, S->Entry);
+  unsigned Cont = G->addBlock();
+  G->addEdge(S->Exit, Cont);
+  return Cont;
+}
+
+void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
+                                const Frame &F) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Template = S.getAsmString();
+  std::vector<ptx::AsmOperandInfo> Infos;
+  std::vector<const Expr *> Exprs;
+  for (unsigned I = 0; I < S.getNumOutputs(); ++I) {
+    Infos.push_back({S.getOutputName(I).str(), S.getOutputConstraint(I),
+                     /*IsOutput=*/true});
+    Exprs.push_back(S.getOutputExpr(I));
+  }
+  for (unsigned I = 0; I < S.getNumInputs(); ++I) {
+    Infos.push_back({S.getInputName(I).str(), S.getInputConstraint(I),
+                     /*IsOutput=*/false});
+    Exprs.push_back(S.getInputExpr(I));
+  }
+  ptx::ParsedAsm Parsed = ptx::parseInlineAsm(Template, Infos);
+
+  const auto *Literal = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+  auto LocOfByte = [&](unsigned Offset) {
+    if (Literal && Literal->isOrdinary() && Offset < Literal->getByteLength())
+      return toSourceLoc(SM, Literal->getLocationOfByte(
+                                 Offset, SM, Ctx.getLangOpts(),
+                                 Ctx.getTargetInfo()));
+    return toSourceLoc(SM, S.getAsmLoc());
+  };
+
+  bool MentionsTcgen05 = Template.find("tcgen05") != std::string::npos;
+  if (MentionsTcgen05)
+    for (const ptx::ParseDiagnostic &D : Parsed.Diagnostics)
+      G->Remarks.push_back({LocOfByte(D.Range.Offset),
+                            "cannot parse inline asm: " + D.Message});
+
+  std::function<OperandValue(const ptx::Operand &)> EvalOperand =
+      [&](const ptx::Operand &O) {
+        OperandValue V;
+        V.Value.Uniform = Uniformity::Unknown;
+        switch (O.K) {
+        case ptx::Operand::Kind::Immediate:
+          V.Value.Constant = O.Imm;
+          V.Value.Uniform = Uniformity::CtaUniform;
+          V.Value.Spelling = O.Text;
+          break;
+        case ptx::Operand::Kind::AsmOperand:
+          if (O.AsmOperandIndex >= 0 &&
+              static_cast<size_t>(O.AsmOperandIndex) < Exprs.size()) {
+            const Expr *E = Exprs[O.AsmOperandIndex];
+            V.Value = Eval.evaluate(E, F);
+            V.Value.VariableId =
+                Eval.variableIdentity(E, F, &V.Value.VariableName);
+          }
+          break;
+        case ptx::Operand::Kind::Address:
+          if (!O.Elements.empty())
+            V = EvalOperand(O.Elements.front());
+          V.AddressOffset = O.AddressOffset;
+          break;
+        case ptx::Operand::Kind::Vector:
+          for (const ptx::Operand &El : O.Elements)
+            V.Elements.push_back(EvalOperand(El).Value);
+          break;
+        default:
+          V.Value.Spelling = O.Text;
+          break;
+        }
+        return V;
+      };
+
+  for (const ptx::Instruction &I : Parsed.Instructions) {
+    std::vector<ptx::ParseDiagnostic> Diags;
+    std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
+    for (const ptx::ParseDiagnostic &D : Diags)
+      G->Remarks.push_back({LocOfByte(D.Range.Offset),
+                            "cannot decode '" + I.Opcode + "': " + D.Message});
+    std::optional<SyncOp> Sync;
+    if (!Op)
+      Sync = decodeSyncOp(I);
+    if (!Op && !Sync)
+      continue;
+    Event E;
+    E.K = Op ? Event::Kind::Tmem : Event::Kind::Sync;
+    E.Op = Op;
+    E.Sync = Sync;
+    E.Opcode = I.Opcode;
+    E.Loc = LocOfByte(I.OpcodeRange.Offset);
+    E.Stack = F.Stack;
+    for (const ptx::Operand &O : I.Operands)
+      E.Operands.push_back(EvalOperand(O));
+    addEvent(Cur, std::move(E));
+  }
+}
+
+} // namespace tmemcheck

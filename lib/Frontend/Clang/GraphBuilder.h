@@ -1,0 +1,79 @@
+//===- GraphBuilder.h - Clang CFG to kernel event graph ---------*- C++ -*-===//
+//
+// Part of tmemcheck. Walks the clang::CFG of a kernel, inlines device
+// callees (constructors and destructors included) up to a depth bound, and
+// turns inline asm into tcgen05 and synchronisation events.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_LIB_FRONTEND_CLANG_GRAPHBUILDER_H
+#define TMEMCHECK_LIB_FRONTEND_CLANG_GRAPHBUILDER_H
+
+#include "ValueEvaluator.h"
+
+#include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Frontend/ClangFrontend.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+
+namespace tmemcheck {
+
+class RelevanceOracle;
+
+/// Builds the KernelGraph of one kernel.
+class GraphBuilder {
+public:
+  GraphBuilder(clang::ASTContext &Ctx, ValueEvaluator &Eval,
+               const FrontendLimits &Limits);
+  ~GraphBuilder();
+
+  KernelGraph build(const clang::FunctionDecl *Kernel, bool IsPattern);
+
+  /// Number of tcgen05 instructions in \p S (an asm statement), for the
+  /// "no tcgen05 code" remark.
+  static unsigned countTcgen05(const clang::GCCAsmStmt &S);
+
+private:
+  /// Entry and exit block of one inlined function instance.
+  struct Span {
+    unsigned Entry;
+    unsigned Exit;
+  };
+
+  std::optional<Span> buildFunction(const clang::FunctionDecl *FD,
+                                    const Frame &F);
+  const clang::CFG *cfgFor(const clang::FunctionDecl *FD);
+
+  /// Appends the events of one CFG element; may end the current block
+  /// (inlined call) and return the new current block.
+  unsigned visitStmt(const clang::Stmt *S, unsigned Cur, const Frame &F);
+  unsigned inlineCall(const clang::FunctionDecl *Callee,
+                      llvm::ArrayRef<const clang::Expr *> Args,
+                      const clang::Expr *This, clang::SourceLocation CallLoc,
+                      unsigned Cur, const Frame &F);
+  void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
+  void addEvent(unsigned Block, Event E);
+  bool overBudget();
+
+  clang::ASTContext &Ctx;
+  ValueEvaluator &Eval;
+  const FrontendLimits &Limits;
+  KernelGraph *G = nullptr;
+  unsigned NextFrameId = 1;
+  unsigned EventCount = 0;
+  bool BudgetReported = false;
+  bool DepthReported = false;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>>
+      Cfgs;
+  std::vector<std::unique_ptr<Frame>> Frames;
+  std::unique_ptr<RelevanceOracle> Relevance;
+};
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_LIB_FRONTEND_CLANG_GRAPHBUILDER_H

@@ -1,0 +1,441 @@
+//===- ValueEvaluator.cpp - Abstract values of Clang expressions ----------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ValueEvaluator.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace clang;
+
+namespace tmemcheck {
+
+namespace {
+
+constexpr unsigned MaxEvalDepth = 32;
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
+      Next = C->getSubExpr();
+    else if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(Next))
+      Next = S->getReplacement();
+    else if (const auto *CE = dyn_cast<ConstantExpr>(Next))
+      Next = CE->getSubExpr();
+    else if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = FC->getSubExpr();
+    else if (const auto *SC = dyn_cast<CXXStaticCastExpr>(Next))
+      Next = SC->getSubExpr();
+    else if (const auto *CS = dyn_cast<CStyleCastExpr>(Next))
+      Next = CS->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+/// Uniformity of the CUDA built-in variables (`threadIdx.x` is a property
+/// reference on a variable named threadIdx).
+std::optional<Uniformity> builtinVariableUniformity(const Expr *E) {
+  const Expr *Base = nullptr;
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
+    if (const auto *MP = dyn_cast<MSPropertyRefExpr>(
+            PO->getSyntacticForm()->IgnoreParens()))
+      Base = MP->getBaseExpr();
+  } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    Base = ME->getBase();
+  }
+  if (!Base)
+    return std::nullopt;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  if (!DRE)
+    return std::nullopt;
+  StringRef Name = DRE->getDecl()->getName();
+  if (Name == "threadIdx")
+    return Uniformity::ThreadVariant;
+  if (Name == "blockIdx" || Name == "blockDim" || Name == "gridDim")
+    return Uniformity::CtaUniform;
+  return std::nullopt;
+}
+
+/// Uniformity of well-known helpers and special-register builtins, by name.
+std::optional<Uniformity> knownCallUniformity(StringRef Name) {
+  return llvm::StringSwitch<std::optional<Uniformity>>(Name)
+      .Cases({"__nvvm_read_ptx_sreg_tid_x", "__nvvm_read_ptx_sreg_tid_y", "__nvvm_read_ptx_sreg_tid_z", "__nvvm_read_ptx_sreg_laneid"}, Uniformity::ThreadVariant)
+      .Cases({"elect_one_sync", "elect_sync", "lane_id", "laneid", "get_lane_id", "__lane_id", "lane_idx", "elect_one"}, Uniformity::ThreadVariant)
+      .Cases({"__nvvm_read_ptx_sreg_warpid", "canonical_warp_idx", "canonical_warp_idx_sync", "warp_idx", "get_warp_idx", "warp_id", "get_warp_id"}, Uniformity::WarpUniform)
+      .Cases({"canonical_warp_group_idx", "warp_group_idx", "warpgroup_idx"}, Uniformity::WarpUniform)
+      .Cases({"__nvvm_read_ptx_sreg_ctaid_x", "__nvvm_read_ptx_sreg_ctaid_y", "__nvvm_read_ptx_sreg_ctaid_z", "__nvvm_read_ptx_sreg_ntid_x"}, Uniformity::CtaUniform)
+      .Cases({"__nvvm_read_ptx_sreg_ntid_y", "__nvvm_read_ptx_sreg_ntid_z", "__nvvm_read_ptx_sreg_nctaid_x", "block_rank_in_cluster"}, Uniformity::CtaUniform)
+      .Default(std::nullopt);
+}
+
+bool isWarpDivisor(const AbstractValue &V) {
+  return V.Constant && *V.Constant > 0 && *V.Constant % 32 == 0;
+}
+
+/// Collects variables whose value can change after their initialisation.
+class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
+public:
+  explicit ModificationFinder(llvm::DenseSet<const VarDecl *> &Out)
+      : Out(Out) {}
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      mark(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      mark(UO->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() > 0)
+      mark(OC->getArg(0));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    // Passing by non-const reference may modify.
+    const FunctionDecl *FD = CE->getDirectCallee();
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      if (!FD || I >= FD->getNumParams()) {
+        if (!FD)
+          mark(CE->getArg(I));
+        continue;
+      }
+      QualType T = FD->getParamDecl(I)->getType();
+      if (T->isReferenceType() && !T->getPointeeType().isConstQualified())
+        mark(CE->getArg(I));
+    }
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+    for (unsigned I = 0; I < S->getNumOutputs(); ++I)
+      mark(S->getOutputExpr(I));
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+          Out.insert(V);
+    return true;
+  }
+
+private:
+  void mark(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (true) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        E = AS->getBase()->IgnoreParenImpCasts();
+      else if (const auto *ME = dyn_cast<MemberExpr>(E))
+        E = ME->getBase()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        Out.insert(V);
+  }
+  llvm::DenseSet<const VarDecl *> &Out;
+};
+
+} // namespace
+
+SourceLoc toSourceLoc(const SourceManager &SM, SourceLocation Loc) {
+  SourceLoc Out;
+  if (Loc.isInvalid())
+    return Out;
+  SourceLocation FileLoc = SM.getFileLoc(Loc);
+  PresumedLoc P = SM.getPresumedLoc(FileLoc);
+  if (P.isInvalid())
+    return Out;
+  Out.File = P.getFilename();
+  Out.Line = P.getLine();
+  Out.Column = P.getColumn();
+  Out.InSystemHeader = SM.isInSystemHeader(FileLoc);
+  return Out;
+}
+
+void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
+  if (!FD || !ScannedFunctions.insert(FD).second)
+    return;
+  if (Stmt *Body = FD->getBody()) {
+    ModificationFinder Finder(ModifiedVars);
+    Finder.TraverseStmt(Body);
+  }
+}
+
+bool ValueEvaluator::isModified(const VarDecl *V) {
+  if (const auto *FD = dyn_cast_or_null<FunctionDecl>(
+          V->getParentFunctionOrMethod()))
+    collectModifiedVars(FD);
+  return ModifiedVars.contains(V);
+}
+
+AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
+  AbstractValue V = evaluateImpl(E, F, 0);
+  if (V.Spelling.empty() && E) {
+    // The spelling of the outermost expression, for messages.
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+    bool Invalid = false;
+    StringRef Text =
+        Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
+    if (!Invalid && Text.size() < 80)
+      V.Spelling = Text.str();
+  }
+  return V;
+}
+
+AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
+                                           unsigned Depth) {
+  AbstractValue Unknown;
+  Unknown.Uniform = Uniformity::Unknown;
+  if (!E || Depth > MaxEvalDepth)
+    return Unknown;
+  E = strip(E);
+
+  if (!E->isValueDependent() && !E->isTypeDependent() &&
+      E->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt()) {
+      AbstractValue V;
+      V.Constant = R.Val.getInt().getExtValue();
+      V.Uniform = Uniformity::CtaUniform;
+      return V;
+    }
+  }
+
+  if (auto U = builtinVariableUniformity(E)) {
+    AbstractValue V;
+    V.Uniform = *U;
+    return V;
+  }
+
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      auto It = F.Args.find(P);
+      if (It != F.Args.end() && F.Parent)
+        return evaluateImpl(It->second, *F.Parent, Depth + 1);
+      if (!F.Parent && F.Function &&
+          F.Function->hasAttr<CUDAGlobalAttr>() && !isModified(P)) {
+        AbstractValue V; // kernel parameters are the same in every thread
+        V.Uniform = Uniformity::CtaUniform;
+        return V;
+      }
+      return Unknown;
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      if (VD->hasAttr<CUDASharedAttr>())
+        return Unknown;
+      if (const Expr *Init = VD->getAnyInitializer())
+        if ((VD->getType().isConstQualified() || !isModified(VD)) &&
+            !VD->getType()->isReferenceType() &&
+            !VD->getType()->isArrayType() &&
+            !isa<InitListExpr>(Init->IgnoreParenImpCasts()))
+          return evaluateImpl(Init, F, Depth + 1);
+      return Unknown;
+    }
+    return Unknown;
+  }
+
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->isCommaOp())
+      return Unknown;
+    AbstractValue L = evaluateImpl(BO->getLHS(), F, Depth + 1);
+    AbstractValue R = evaluateImpl(BO->getRHS(), F, Depth + 1);
+    AbstractValue V;
+    V.Uniform = join(L.Uniform, R.Uniform);
+    // `threadIdx.x / 32` and `threadIdx.x >> 5` are warp indices.
+    if (L.Uniform == Uniformity::ThreadVariant &&
+        R.Uniform == Uniformity::CtaUniform) {
+      if (BO->getOpcode() == BO_Div && isWarpDivisor(R))
+        V.Uniform = Uniformity::WarpUniform;
+      if (BO->getOpcode() == BO_Shr && R.Constant && *R.Constant >= 5)
+        V.Uniform = Uniformity::WarpUniform;
+    }
+    if (L.Constant && R.Constant) {
+      int64_t A = *L.Constant, B = *R.Constant;
+      switch (BO->getOpcode()) {
+      case BO_Add: V.Constant = A + B; break;
+      case BO_Sub: V.Constant = A - B; break;
+      case BO_Mul: V.Constant = A * B; break;
+      case BO_Div: if (B) V.Constant = A / B; break;
+      case BO_Rem: if (B) V.Constant = A % B; break;
+      case BO_Shl: if (B >= 0 && B < 63) V.Constant = A << B; break;
+      case BO_Shr: if (B >= 0 && B < 63) V.Constant = A >> B; break;
+      case BO_And: V.Constant = A & B; break;
+      case BO_Or: V.Constant = A | B; break;
+      case BO_Xor: V.Constant = A ^ B; break;
+      case BO_LT: V.Constant = A < B; break;
+      case BO_GT: V.Constant = A > B; break;
+      case BO_LE: V.Constant = A <= B; break;
+      case BO_GE: V.Constant = A >= B; break;
+      case BO_EQ: V.Constant = A == B; break;
+      case BO_NE: V.Constant = A != B; break;
+      case BO_LAnd: V.Constant = A && B; break;
+      case BO_LOr: V.Constant = A || B; break;
+      default: break;
+      }
+    }
+    return V;
+  }
+
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf ||
+        UO->getOpcode() == UO_Deref)
+      return Unknown;
+    AbstractValue S = evaluateImpl(UO->getSubExpr(), F, Depth + 1);
+    AbstractValue V;
+    V.Uniform = S.Uniform;
+    if (S.Constant) {
+      switch (UO->getOpcode()) {
+      case UO_Minus: V.Constant = -*S.Constant; break;
+      case UO_Not: V.Constant = ~*S.Constant; break;
+      case UO_LNot: V.Constant = !*S.Constant; break;
+      case UO_Plus: V.Constant = *S.Constant; break;
+      default: break;
+      }
+    }
+    return V;
+  }
+
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    AbstractValue C = evaluateImpl(CO->getCond(), F, Depth + 1);
+    AbstractValue T = evaluateImpl(CO->getTrueExpr(), F, Depth + 1);
+    AbstractValue Fl = evaluateImpl(CO->getFalseExpr(), F, Depth + 1);
+    if (C.Constant)
+      return *C.Constant ? T : Fl;
+    AbstractValue V;
+    V.Uniform = join(C.Uniform, join(T.Uniform, Fl.Uniform));
+    if (T.Constant && Fl.Constant && *T.Constant == *Fl.Constant)
+      V.Constant = T.Constant;
+    return V;
+  }
+
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return evaluateCall(CE, F, Depth);
+
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return evaluateImpl(DA->getExpr(), F, Depth + 1);
+
+  return Unknown;
+}
+
+AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
+                                           unsigned Depth) {
+  AbstractValue Unknown;
+  Unknown.Uniform = Uniformity::Unknown;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return Unknown;
+  StringRef Name = FD->getIdentifier() ? FD->getName() : StringRef();
+  if (auto U = knownCallUniformity(Name)) {
+    AbstractValue V;
+    V.Uniform = *U;
+    return V;
+  }
+  // A shuffle from a fixed lane broadcasts one value to the whole warp.
+  if (Name.starts_with("__shfl_sync") && CE->getNumArgs() >= 3) {
+    AbstractValue Src = evaluateImpl(CE->getArg(1), F, Depth + 1);
+    AbstractValue Lane = evaluateImpl(CE->getArg(2), F, Depth + 1);
+    AbstractValue V;
+    V.Uniform = Lane.Uniform <= Uniformity::WarpUniform
+                    ? join(Uniformity::WarpUniform,
+                           std::min(Src.Uniform, Uniformity::WarpUniform))
+                    : Uniformity::Unknown;
+    if (Src.Uniform == Uniformity::CtaUniform)
+      V.Constant = Src.Constant;
+    return V;
+  }
+  // Small helpers of the form `{ return expr; }` are evaluated through.
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+    if (Body && Body->size() == 1)
+      if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front()))
+        if (Ret->getRetValue() && Depth < MaxEvalDepth) {
+          auto Callee = std::make_unique<Frame>();
+          Callee->Function = Def;
+          Callee->Parent = &F;
+          Callee->Id = F.Id;
+          for (unsigned I = 0; I < Def->getNumParams() && I < CE->getNumArgs();
+               ++I)
+            Callee->Args[Def->getParamDecl(I)] = CE->getArg(I);
+          const Frame &Ref = *Callee;
+          HelperFrames.push_back(std::move(Callee));
+          return evaluateImpl(Ret->getRetValue(), Ref, Depth + 1);
+        }
+  }
+  return Unknown;
+}
+
+uint64_t ValueEvaluator::variableIdentity(const Expr *E, const Frame &F,
+                                          std::string *Name) {
+  const Frame *Cur = &F;
+  for (unsigned Steps = 0; E && Cur && Steps < MaxEvalDepth; ++Steps) {
+    E = strip(E);
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase();
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return 0;
+      E = ME->getBase();
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    if (!DRE)
+      return 0;
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      // A reference parameter names the caller's storage.
+      if (!P->getType()->isReferenceType())
+        break;
+      auto It = Cur->Args.find(P);
+      if (It == Cur->Args.end() || !Cur->Parent)
+        return 0;
+      E = It->second;
+      Cur = Cur->Parent;
+      continue;
+    }
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+      return 0;
+    if (Name)
+      *Name = VD->getName().str();
+    uint64_t Key[2] = {reinterpret_cast<uintptr_t>(VD), Cur->Id};
+    return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+               reinterpret_cast<const uint8_t *>(Key), sizeof(Key))) |
+           1;
+  }
+  // By-value parameters are locals of their own frame.
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      if (Name)
+        *Name = P->getName().str();
+      uint64_t Key[2] = {reinterpret_cast<uintptr_t>(P), Cur->Id};
+      return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+                 reinterpret_cast<const uint8_t *>(Key), sizeof(Key))) |
+             1;
+    }
+  return 0;
+}
+
+} // namespace tmemcheck

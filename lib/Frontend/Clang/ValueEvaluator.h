@@ -1,0 +1,76 @@
+//===- ValueEvaluator.h - Abstract values of Clang expressions --*- C++ -*-===//
+//
+// Part of tmemcheck. Evaluates expressions of device code to AbstractValues
+// (constant or unknown, with a uniformity class) inside an inlining frame
+// that binds the parameters of the function being analysed to the argument
+// expressions of its call site.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_LIB_FRONTEND_CLANG_VALUEEVALUATOR_H
+#define TMEMCHECK_LIB_FRONTEND_CLANG_VALUEEVALUATOR_H
+
+#include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Analysis/Value.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <memory>
+
+namespace tmemcheck {
+
+/// One activation of a function on the inlining stack: which function, the
+/// caller's frame, and the argument expression bound to each parameter.
+struct Frame {
+  const clang::FunctionDecl *Function = nullptr;
+  const Frame *Parent = nullptr;
+  unsigned Id = 0;
+  llvm::DenseMap<const clang::ParmVarDecl *, const clang::Expr *> Args;
+  /// The object expression a member function or constructor runs on.
+  const clang::Expr *This = nullptr;
+  std::vector<CallFrame> Stack; ///< call sites, outermost first.
+  unsigned depth() const { return Stack.size(); }
+};
+
+/// Converts Clang source locations to front-end independent ones.
+SourceLoc toSourceLoc(const clang::SourceManager &SM,
+                      clang::SourceLocation Loc);
+
+/// Evaluates expressions to abstract values.
+class ValueEvaluator {
+public:
+  explicit ValueEvaluator(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  AbstractValue evaluate(const clang::Expr *E, const Frame &F);
+
+  /// A stable identity for the storage \p E designates (a local variable or
+  /// array, possibly reached through reference parameters), or 0.
+  uint64_t variableIdentity(const clang::Expr *E, const Frame &F,
+                            std::string *Name = nullptr);
+
+  /// True if \p V is assigned, incremented, has its address taken or is
+  /// an asm output anywhere in its function (so its initialiser is not its
+  /// value everywhere).
+  bool isModified(const clang::VarDecl *V);
+
+private:
+  AbstractValue evaluateImpl(const clang::Expr *E, const Frame &F,
+                             unsigned Depth);
+  AbstractValue evaluateCall(const clang::CallExpr *CE, const Frame &F,
+                             unsigned Depth);
+  void collectModifiedVars(const clang::FunctionDecl *FD);
+
+  clang::ASTContext &Ctx;
+  llvm::DenseSet<const clang::FunctionDecl *> ScannedFunctions;
+  llvm::DenseSet<const clang::VarDecl *> ModifiedVars;
+  /// Frames created while evaluating through small helper functions.
+  std::vector<std::unique_ptr<Frame>> HelperFrames;
+};
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_LIB_FRONTEND_CLANG_VALUEEVALUATOR_H

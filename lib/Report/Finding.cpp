@@ -1,0 +1,48 @@
+//===- Finding.cpp - What a check reports ---------------------------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Report/Finding.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace tmemcheck {
+
+llvm::StringRef severityName(Severity S) {
+  switch (S) {
+  case Severity::Remark:
+    return "remark";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Error:
+    return "error";
+  }
+  return "error";
+}
+
+bool operator<(const Finding &A, const Finding &B) {
+  return std::tie(A.Loc, A.CheckName, A.Message) <
+         std::tie(B.Loc, B.CheckName, B.Message);
+}
+
+void FindingSink::report(Finding F) {
+  for (const Finding &Existing : Findings)
+    if (Existing.CheckName == F.CheckName && Existing.Loc == F.Loc &&
+        Existing.Message == F.Message)
+      return;
+  Findings.push_back(std::move(F));
+}
+
+std::vector<Finding> FindingSink::takeSorted() {
+  std::vector<Finding> Out = std::move(Findings);
+  Findings.clear();
+  llvm::sort(Out);
+  return Out;
+}
+
+} // namespace tmemcheck

@@ -1,0 +1,55 @@
+# lit configuration of the tmemcheck test suite.
+#
+# Features:
+#   cuda  - a CUDA installation (headers) exists: tests using CCCL wrappers.
+#   nvcc  - nvcc can compile for sm_100a: tests that validate kernels as
+#           real PTX. Without them those tests report UNSUPPORTED.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "tmemcheck"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cu", ".test", ".ptx", ".cuh"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tmemcheck_obj_root, "test")
+
+path = os.path.pathsep.join([config.llvm_tools_dir,
+                             os.path.dirname(config.tmemcheck_bin),
+                             config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PATH"] = path
+# Never let the developer's terminal settings leak into expectations.
+config.environment["TERM"] = "dumb"
+
+cuda_root = None
+for candidate in [os.environ.get("CUDA_PATH"), "/usr/local/cuda"]:
+    if candidate and os.path.exists(os.path.join(candidate, "include",
+                                                 "cuda_runtime.h")):
+        cuda_root = candidate
+        break
+if cuda_root:
+    config.available_features.add("cuda")
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
+else:
+    lit_config.note("nvcc not found: kernels are not validated as real PTX "
+                    "(tests marked REQUIRES: nvcc are skipped)")
+
+# %tmemcheck analyses with the embedded stub headers, so raw-asm tests give
+# the same result with or without CUDA; %tmemcheck-cuda uses the CUDA
+# installation (tests that include <cuda/ptx> say REQUIRES: cuda).
+config.substitutions.append(("%tmemcheck-cuda",
+                             config.tmemcheck_bin + " --quiet --no-snippets"))
+config.substitutions.append(("%tmemcheck",
+                             config.tmemcheck_bin +
+                             " --quiet --no-snippets --no-cuda"))
+config.substitutions.append(("%tmemcheck-bin", config.tmemcheck_bin))
+config.substitutions.append(("%examples",
+                             os.path.join(config.tmemcheck_src_root,
+                                          "examples")))
+config.substitutions.append(("%unittests", config.unittests))

@@ -1,0 +1,303 @@
+//===- tmemcheck.cpp - The tmemcheck command-line driver ------------------===//
+//
+// Part of tmemcheck. The driver owns flags, file iteration, output and exit
+// codes; the analysis lives in the libraries (like include-what-you-use
+// keeps its driver apart from its analysis).
+//
+// Exit codes: 0 no findings, 1 findings, 2 the tool could not do its job.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Checks/Check.h"
+#include "tmemcheck/Checks/CheckFilter.h"
+#include "tmemcheck/Frontend/ClangFrontend.h"
+#include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Report/TextPrinter.h"
+
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+using namespace llvm;
+using namespace tmemcheck;
+
+namespace {
+
+constexpr int ExitClean = 0;
+constexpr int ExitFindings = 1;
+constexpr int ExitToolError = 2;
+
+cl::OptionCategory Category("tmemcheck options");
+
+cl::opt<std::string> Checks(
+    "checks",
+    cl::desc("Comma-separated globs of checks to enable or (with '-') "
+             "disable, applied after the default set (every check that is "
+             "not strict), like clang-tidy's --checks"),
+    cl::init(""), cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks",
+                         cl::desc("List the checks the --checks value "
+                                  "enables and exit"),
+                         cl::cat(Category));
+cl::opt<std::string> GpuArch("gpu-arch",
+                             cl::desc("tcgen05 target to parse for "
+                                      "(default sm_100a)"),
+                             cl::init("sm_100a"), cl::cat(Category));
+cl::opt<std::string> CudaPath("cuda-path",
+                              cl::desc("CUDA installation to use (default: "
+                                       "$CUDA_PATH, /usr/local/cuda, nvcc "
+                                       "on PATH)"),
+                              cl::cat(Category));
+cl::opt<bool> NoCuda("no-cuda",
+                     cl::desc("Ignore any CUDA installation and use the "
+                              "embedded stub headers"),
+                     cl::cat(Category));
+cl::opt<std::string> ResourceDir("resource-dir",
+                                 cl::desc("Clang resource directory "
+                                          "(built-in headers)"),
+                                 cl::cat(Category));
+cl::opt<unsigned> MaxCallDepth("max-call-depth",
+                               cl::desc("Inlining depth of device callees "
+                                        "(default 8)"),
+                               cl::init(8), cl::cat(Category));
+cl::opt<unsigned> MaxEvents("max-events",
+                            cl::desc("Event budget per kernel (default "
+                                     "500000)"),
+                            cl::init(500000), cl::cat(Category));
+cl::opt<bool> Quiet("quiet",
+                    cl::desc("Do not print remarks about the analysis "
+                             "itself, nor the summary line"),
+                    cl::cat(Category));
+cl::opt<bool> NoSnippets("no-snippets",
+                         cl::desc("Do not print source lines under "
+                                  "diagnostics"),
+                         cl::cat(Category));
+
+cl::opt<bool> DumpEvents("dump-events",
+                         cl::desc("Print the event graph of every kernel "
+                                  "(for debugging tmemcheck)"),
+                         cl::Hidden, cl::cat(Category));
+
+cl::extrahelp CommonHelp(clang::tooling::CommonOptionsParser::HelpMessage);
+cl::extrahelp MoreHelp(R"(
+tmemcheck finds misuse of Blackwell tcgen05 Tensor Memory (TMEM) in CUDA
+kernels: illegal column counts, mixed cta_groups, loads used before their
+wait, and more (see docs/checks/).
+
+Examples:
+  tmemcheck kernel.cu
+      Analyze one file for sm_100a with the detected CUDA installation.
+  tmemcheck -p build/ src/gemm.cu src/attn.cu
+      Use the compile commands of build/compile_commands.json.
+  tmemcheck kernel.cu -- -Iinclude -DUSE_TMEM=1
+      Give compiler flags explicitly (nvcc-only flags are dropped).
+  tmemcheck --checks='-*,tmem-alloc-ncols' kernel.cu
+      Run one check.
+  tmemcheck --checks='tmem-ld-use-before-wait' kernel.cu
+      Add a strict check to the default set.
+  tmemcheck --list-checks
+
+Exit status: 0 no findings, 1 findings, 2 tmemcheck could not do its job
+(bad flags, unreadable input, a file that did not compile).
+)");
+
+void printVersion(raw_ostream &OS) {
+  OS << "tmemcheck " << TMEMCHECK_VERSION << " (LLVM " << LLVM_VERSION_STRING
+     << ")\n";
+}
+
+/// Without -p and without `--`, look for compile_commands.json above the
+/// first source; if there is none, parse with no extra flags rather than
+/// letting the tooling library print an alarming "Error while trying to
+/// load a compilation database".
+std::vector<const char *> addImplicitDoubleDash(int Argc, const char **Argv,
+                                                std::string &Storage) {
+  std::vector<const char *> Args(Argv, Argv + Argc);
+  bool HasDash = false, HasP = false;
+  std::string FirstSource;
+  for (int I = 1; I < Argc; ++I) {
+    StringRef A = Argv[I];
+    if (A == "--") {
+      HasDash = true;
+      break;
+    }
+    if (A == "-p" || A.starts_with("-p=") || A == "--p" ||
+        A.starts_with("--p="))
+      HasP = true;
+    if (!A.starts_with("-") && FirstSource.empty() && I > 0 &&
+        StringRef(Argv[I - 1]) != "-p")
+      FirstSource = A.str();
+  }
+  if (HasDash || HasP)
+    return Args;
+  if (!FirstSource.empty()) {
+    std::string Err;
+    if (clang::tooling::CompilationDatabase::autoDetectFromSource(FirstSource,
+                                                                  Err))
+      return Args;
+  }
+  Storage = "--";
+  Args.push_back(Storage.c_str());
+  return Args;
+}
+
+void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
+  OS << "kernel " << G.Name << (G.IsPattern ? " (pattern)" : "") << ": "
+     << G.Blocks.size() << " blocks, entry " << G.Entry << ", exit "
+     << G.Exit << '\n';
+  for (unsigned B = 0; B < G.Blocks.size(); ++B) {
+    const Block &Blk = G.Blocks[B];
+    if (Blk.Events.empty() && Blk.Succs.size() <= 1 && !Blk.BranchUniformity)
+      continue;
+    OS << "  block " << B << " ->";
+    for (unsigned S : Blk.Succs)
+      OS << ' ' << S;
+    if (Blk.BranchUniformity)
+      OS << "  branch uniformity " << static_cast<int>(*Blk.BranchUniformity);
+    OS << '\n';
+    for (const Event &E : Blk.Events) {
+      SourceLoc L = E.userLoc();
+      OS << fmt::format("    #{} {}:{} ", E.Id, L.Line, L.Column);
+      if (E.K == Event::Kind::VariableRead) {
+        OS << "read " << E.VariableName << '\n';
+        continue;
+      }
+      OS << E.Opcode;
+      for (const OperandValue &V : E.Operands) {
+        OS << (V.Value.Constant ? " =" + std::to_string(*V.Value.Constant)
+                                : std::string(" ?"));
+        if (!V.Elements.empty())
+          OS << '{' << V.Elements.size() << '}';
+      }
+      OS << '\n';
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  cl::SetVersionPrinter(printVersion);
+  cl::HideUnrelatedOptions(Category);
+
+  std::string DashStorage;
+  std::vector<const char *> Args =
+      addImplicitDoubleDash(argc, argv, DashStorage);
+  int Argc = static_cast<int>(Args.size());
+  auto Parser = clang::tooling::CommonOptionsParser::create(
+      Argc, Args.data(), Category, cl::ZeroOrMore,
+      "tmemcheck: static analysis of tcgen05 Tensor Memory use in CUDA "
+      "kernels");
+  if (!Parser) {
+    errs() << "tmemcheck: error: " << toString(Parser.takeError()) << '\n';
+    return ExitToolError;
+  }
+
+  std::vector<std::string> Unmatched;
+  std::string FilterError;
+  CheckFilter Filter = CheckFilter::create(Checks, Unmatched, FilterError);
+  if (!FilterError.empty()) {
+    errs() << "tmemcheck: error: " << FilterError << '\n';
+    return ExitToolError;
+  }
+  for (const std::string &G : Unmatched)
+    errs() << "tmemcheck: warning: check glob '" << G
+           << "' matches no check (see --list-checks)\n";
+
+  if (ListChecks) {
+    outs() << "Enabled checks:\n";
+    for (const CheckInfo &C : CheckRegistry::all())
+      if (Filter.isEnabled(C.Name))
+        outs() << "    " << C.Name << "\n";
+    outs() << "\nAll checks:\n";
+    for (const CheckInfo &C : CheckRegistry::all())
+      outs() << fmt::format("    {:<36} {:<8}{} {}\n", C.Name,
+                            severityName(C.DefaultSeverity).str(),
+                            C.Strict ? " strict" : "", C.Summary);
+    return ExitClean;
+  }
+
+  const std::vector<std::string> &Sources = Parser->getSourcePathList();
+  if (Sources.empty()) {
+    errs() << "tmemcheck: error: no input files (see --help)\n";
+    return ExitToolError;
+  }
+
+  FrontendOptions FOpts;
+  FOpts.GpuArch = GpuArch;
+  FOpts.CudaPath = CudaPath;
+  FOpts.ResourceDir = ResourceDir;
+  FOpts.NoCuda = NoCuda;
+  std::string EnvError;
+  std::optional<CudaEnvironment> Env = CudaEnvironment::detect(FOpts, EnvError);
+  if (!Env) {
+    errs() << "tmemcheck: error: " << EnvError << '\n';
+    return ExitToolError;
+  }
+
+  FrontendLimits Limits;
+  Limits.MaxCallDepth = MaxCallDepth;
+  Limits.MaxEventsPerKernel = MaxEvents;
+
+  std::vector<std::unique_ptr<Check>> Active;
+  for (const CheckInfo &C : CheckRegistry::all())
+    if (Filter.isEnabled(C.Name))
+      Active.push_back(C.Create());
+
+  TextPrinter Printer(outs(), !NoSnippets);
+  bool ToolFailed = false;
+  unsigned Errors = 0, Warnings = 0, Kernels = 0;
+  for (const std::string &File : Sources) {
+    TranslationUnitResult TU = analyzeTranslationUnit(
+        Parser->getCompilations(), File, *Env, Limits);
+    if (!TU.Parsed) {
+      errs() << "tmemcheck: error: " << File << ": " << TU.FirstError
+             << '\n';
+      ToolFailed = true;
+      continue;
+    }
+    if (TU.CompileErrors) {
+      errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
+             << " compile error(s), results may be incomplete; first: "
+             << TU.FirstError << '\n';
+      ToolFailed = true;
+    }
+    FindingSink Sink;
+    if (DumpEvents)
+      for (const KernelGraph &G : TU.Kernels)
+        dumpGraph(G, outs());
+    for (const KernelGraph &G : TU.Kernels) {
+      ++Kernels;
+      for (auto &C : Active)
+        C->checkKernel(G, Sink);
+    }
+    for (const Finding &F : Sink.takeSorted()) {
+      Printer.print(F);
+      (F.Level == Severity::Error ? Errors : Warnings) += 1;
+    }
+    if (!Quiet) {
+      for (const KernelGraph &G : TU.Kernels)
+        for (const AnalysisRemark &R : G.Remarks)
+          Printer.printRemark(R);
+      for (const AnalysisRemark &R : TU.Remarks)
+        Printer.printRemark(R);
+    }
+  }
+  outs().flush();
+  if (!Quiet)
+    errs() << fmt::format("tmemcheck: {} file(s), {} kernel(s): {} error(s), "
+                          "{} warning(s)\n",
+                          Sources.size(), Kernels, Errors, Warnings);
+  if (ToolFailed)
+    return ExitToolError;
+  return Errors + Warnings ? ExitFindings : ExitClean;
+}
