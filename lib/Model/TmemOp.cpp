@@ -681,6 +681,10 @@ void Decoder::decodeMma() {
   }
   if (!Op.WeightStationary && Idx < N &&
       I.Operands[Idx].K == Operand::Kind::Vector) {
+    if (Op.BlockScale)
+      error("a disable-output-lane vector is not allowed with "
+            "'.block_scale' (ptxas: \"Arguments mismatch\")",
+            I.Operands[Idx].Range);
     size_t Want = Op.Group == CtaGroup::Two ? 8 : 4;
     if (I.Operands[Idx].Elements.size() != Want)
       error("disable-output-lane vector has " +

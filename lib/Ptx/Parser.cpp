@@ -13,6 +13,7 @@
 //    operands, `a` and `b`, so elect.sync has operands {rx, px, membermask}.
 //  * Float literals in hex form (`0f3F800000`, `0d...`) are Immediates whose
 //    Imm holds the raw bits; decimal floats (`1.5`) are Symbols.
+//  * `call` operand lists `(a, b)` are Vector operands, like `{a, b}`.
 //  * Directives other than `.reg` produce nothing; `.entry`/`.func` headers
 //    are skipped up to their body `{`, which opens a scope.
 //
@@ -475,10 +476,11 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
 
 std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
   unsigned Begin = cur().Offset;
+  char Close = cur().isPunct('(') ? ')' : '}';
   advance();
   Operand V;
   V.K = Operand::Kind::Vector;
-  if (cur().isPunct('}')) {
+  if (cur().isPunct(Close)) {
     advance();
     V.Range = {Begin, prevEnd() - Begin};
     return V;
@@ -496,15 +498,19 @@ std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
       advance();
       continue;
     }
-    if (cur().isPunct('}')) {
+    if (cur().isPunct(Close)) {
       advance();
       break;
     }
-    diag(Sev::Error, "expected ',' or '}' in vector operand", cur());
-    // Recover: skip to the closing '}' unless the statement ends first.
-    while (!atEnd() && !cur().isPunct('}') && !cur().isPunct(';'))
+    diag(Sev::Error,
+         Twine("expected ',' or '") + Twine(Close) + "' in " +
+             (Close == '}' ? "vector operand" : "parenthesized operand list"),
+         cur());
+    // Recover: skip to the closing bracket unless the statement ends first.
+    while (!atEnd() && !cur().isPunct(Close) && !cur().isPunct(';') &&
+           !cur().isPunct('}'))
       advance();
-    if (cur().isPunct('}'))
+    if (cur().isPunct(Close))
       advance();
     break;
   }
@@ -545,7 +551,9 @@ std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
   case Token::Kind::Punct:
     if (T.isPunct('['))
       return parseAddress(OpDepth);
-    if (T.isPunct('{'))
+    // `{a, b}` vectors; `(a, b)` lists of call.uni are represented the
+    // same way.
+    if (T.isPunct('{') || T.isPunct('('))
       return parseVector(OpDepth);
     if (T.isPunct('!')) {
       unsigned Begin = T.Offset;

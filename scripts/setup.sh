@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what tmemcheck needs to build and test, if it is missing.
+# Idempotent: packages already present are left alone. As root it runs
+# apt-get; otherwise it prints the exact command to run.
+set -euo pipefail
+
+packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
+          libclang-cpp22-dev clang-tidy-22 libfmt-dev libgtest-dev
+          ninja-build cmake)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all build dependencies are installed"
+  exit 0
+fi
+
+echo "setup: missing packages: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: run as root:"
+  echo "  apt-get update && apt-get install -y ${missing[*]}"
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: installed ${missing[*]}"
