@@ -677,6 +677,30 @@ TEST(PtxParserTest, PtxModuleDirectivesAreSkipped) {
   EXPECT_EQ(P.Registers[0].Count, 3u);
 }
 
+TEST(PtxParserTest, CallOperandLists) {
+  llvm::StringRef Src = "{\n"
+                        "\t.param .b32 param0;\n"
+                        "\tst.param.b32 [param0], %r1;\n"
+                        "\t.param .b32 retval0;\n"
+                        "\tcall.uni (retval0), helper, (param0, %r2);\n"
+                        "\tld.param.b32 %r3, [retval0];\n"
+                        "}";
+  ParsedAsm P = parsePtxText(Src);
+  EXPECT_TRUE(P.Diagnostics.empty()) << allDiags(P);
+  ASSERT_EQ(P.Instructions.size(), 3u);
+  const Instruction &Call = P.Instructions[1];
+  EXPECT_EQ(Call.Opcode, "call.uni");
+  ASSERT_EQ(Call.Operands.size(), 3u);
+  EXPECT_EQ(Call.Operands[0].K, Operand::Kind::Vector);
+  EXPECT_EQ(Call.Operands[0].Elements.size(), 1u);
+  EXPECT_EQ(text(Src, Call.Operands[0].Range), "(retval0)");
+  EXPECT_EQ(Call.Operands[1].K, Operand::Kind::Symbol);
+  EXPECT_EQ(Call.Operands[2].Elements.size(), 2u);
+  ParsedAsm Bad = parsePtxText("call.uni (a b), f;");
+  EXPECT_TRUE(hasDiag(Bad, "expected ',' or ')' in parenthesized operand list"))
+      << allDiags(Bad);
+}
+
 TEST(PtxParserTest, CcclStringsParseCleanly) {
   // A sample of strings as the CCCL 3.0.1 tcgen05 wrappers emit them.
   const std::pair<const char *, unsigned> Cases[] = {

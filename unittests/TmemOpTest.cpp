@@ -503,6 +503,9 @@ TEST(TmemOpTest, MmaBlockScaled) {
   bad("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::2X [%0], "
       "%1, %2, %3, [%4], [%5], p;",
       "'.scale_vec::2X' is not valid with .kind::mxf8f6f4");
+  bad("tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::1X "
+      "[%0], %1, %2, %3, [%4], [%5], p;",
+      "'.scale_vec::1X' is not valid with .kind::mxf4nvf4");
   bad("tcgen05.mma.cta_group::1.kind::mxf4.block_scale.block16 [%0], %1, %2, "
       "%3, [%4], [%5], p;",
       "'.block16' is not valid with .kind::mxf4");
@@ -518,6 +521,10 @@ TEST(TmemOpTest, MmaBlockScaled) {
   bad("tcgen05.mma.cta_group::1.kind::mxf4.block_scale [%0], %1, %2, %3, "
       "%4, [%5], p;",
       "operand 5 (scale factors [scale_A]) must be an address");
+  // Checked with ptxas 13.0: "Arguments mismatch".
+  bad("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%0], %1, %2, %3, "
+      "[%4], [%5], {%6, %7, %8, %9}, p;",
+      "disable-output-lane vector is not allowed with '.block_scale'");
   bad("tcgen05.mma.cta_group::1.kind::mxf4.block_scale [%0], %1, %2, %3, "
       "[%4];",
       "missing operand 6 ([scale_B])");
@@ -539,6 +546,16 @@ TEST(TmemOpTest, MmaSparseAndAshift) {
   EXPECT_EQ(SpBs.SfaOperand, 5);
   EXPECT_EQ(SpBs.SfbOperand, 6);
   EXPECT_EQ(SpBs.EnableInputDOperand, 7);
+
+  // Both accepted by ptxas 13.0.
+  TmemOp SpMask = ok("tcgen05.mma.sp.cta_group::1.kind::f16 [%0], %1, %2, "
+                     "[%3], %4, {%5, %6, %7, %8}, p, 3;");
+  EXPECT_EQ(SpMask.DisableOutputLaneOperand, 5);
+  EXPECT_EQ(SpMask.EnableInputDOperand, 6);
+  EXPECT_EQ(SpMask.ScaleInputDOperand, 7);
+  TmemOp SpBs1 = ok("tcgen05.mma.sp.cta_group::1.kind::mxf8f6f4.block_scale "
+                    "[%0], %1, %2, [%3], %4, [%5], [%6], p;");
+  EXPECT_EQ(SpBs1.ScaleVec, 1u);
 
   bad("tcgen05.mma.sp.cta_group::1.kind::f16 [%0], %1, %2, %3, %4, p;",
       "operand 4 (sparsity metadata [sp_meta]) must be an address");
@@ -586,6 +603,7 @@ TEST(TmemOpTest, MmaWeightStationary) {
       "collector buffers b0..b3 require '.ws'");
   bad("tcgen05.mma.ws.cta_group::1.kind::f16 [%0], %1, %2, %3, p, %5, %6;",
       "too many operands");
+  // ptxas: "Arguments mismatch" (no disable-output-lane vector on .ws).
   bad("tcgen05.mma.ws.cta_group::1.kind::f16 [%0], %1, %2, %3, {%4, %5, %6, "
       "%7}, p;",
       "operand 5 (enable_input_d predicate) must be a register");

@@ -54,6 +54,11 @@ std::optional<MmaShape> decodeInstructionDescriptor(MmaKind Kind,
                                                     uint32_t Idesc);
 
 /// D footprint per CTA of an mma (rules §3.4 table): lanes and columns.
+/// For the M=64 half-datapath layout (cta_group::1, not .ws) the result has
+/// Lanes == 16 and AllQuarters set: 16 lanes, at the address's offset (0 or
+/// 16) inside each of the four 32-lane quarters. std::nullopt for M/N zero,
+/// N not a multiple of 8 or above 256, and combinations the digest marks
+/// UNCONFIRMED (cta_group::2 sparse M=128).
 std::optional<Footprint> mmaAccumulatorFootprint(const TmemOp &Op,
                                                  MmaShape Shape);
 
