@@ -28,6 +28,17 @@ SourceLoc Event::kernelLoc() const {
 
 bool Event::isInWrapper() const { return !(userLoc() == Loc); }
 
+SourceLoc locationSeenFrom(const Event &E, const Event &Viewer) {
+  size_t Common = 0;
+  while (Common < E.Stack.size() && Common < Viewer.Stack.size() &&
+         E.Stack[Common].CallSite == Viewer.Stack[Common].CallSite &&
+         E.Stack[Common].Callee == Viewer.Stack[Common].Callee)
+    ++Common;
+  if (Common < E.Stack.size() && !E.Stack[Common].CallSite.InSystemHeader)
+    return E.Stack[Common].CallSite;
+  return E.userLoc();
+}
+
 unsigned KernelGraph::addBlock() {
   Blocks.emplace_back();
   return Blocks.size() - 1;

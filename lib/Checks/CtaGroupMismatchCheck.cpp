@@ -44,14 +44,14 @@ public:
     });
     if (!Other)
       return;
-    Finding F = makeFinding(
+    Finding F = makeKernelLevelFinding(
         G, *Other,
         fmt::format("kernel '{}' mixes cta_group::1 and cta_group::2; every "
                     "tcgen05 instruction of a kernel must use the same "
                     "cta_group (rule A12)",
                     G.Name));
     F.Notes.push_back(
-        {First->userLoc(),
+        {First->kernelLoc(),
          fmt::format("cta_group::{} first used here",
                      static_cast<unsigned>(First->Op->Group))});
     Out.report(std::move(F));

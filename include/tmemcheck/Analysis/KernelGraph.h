@@ -71,6 +71,13 @@ struct Event {
   SourceLoc kernelLoc() const;
 };
 
+/// Where \p E appears when seen from the function that \p Viewer is in:
+/// E's own location if both are in the same inlined frame, else the call
+/// site in Viewer's frame (or the nearest common caller) that leads to E.
+/// Notes use it so that "the load is here" points at a line of the code the
+/// reader is looking at.
+SourceLoc locationSeenFrom(const Event &E, const Event &Viewer);
+
 /// A basic block of the kernel event graph.
 struct Block {
   std::vector<Event> Events;
