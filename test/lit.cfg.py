@@ -45,10 +45,12 @@ else:
 # installation (tests that include <cuda/ptx> say REQUIRES: cuda).
 config.substitutions.append(("%tmemcheck-cuda",
                              config.tmemcheck_bin + " --quiet --no-snippets"))
+# lit applies substitutions in order: every longer %tmemcheck-* name must
+# come before the bare %tmemcheck, or it would be rewritten as a prefix.
+config.substitutions.append(("%tmemcheck-bin", config.tmemcheck_bin))
 config.substitutions.append(("%tmemcheck",
                              config.tmemcheck_bin +
                              " --quiet --no-snippets --no-cuda"))
-config.substitutions.append(("%tmemcheck-bin", config.tmemcheck_bin))
 config.substitutions.append(("%examples",
                              os.path.join(config.tmemcheck_src_root,
                                           "examples")))
