@@ -5,7 +5,7 @@
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // RUN: FileCheck %s --check-prefix=OUT --implicit-check-not='[tmem-' < %t.out
 // ERR-NOT: {{.}}
-// ERR:     {{^}}tmemcheck: error: {{.*}}compile-error.cu: {{.*}}compile-error.cu:[[@LINE+5]]:{{[0-9]+}}: {{.*}}expected
+// ERR:     {{^}}tmemcheck: error: {{.*}}compile-error.cu: {{.*}}compile-error.cu:[[@LINE+5]]:{{[0-9]+}}: expected expression
 // ERR-NOT: {{.}}
 // OUT:     {{^}}exit=2
 #include <cstdint>

@@ -14,7 +14,7 @@
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Report/TextPrinter.h"
 
-#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -86,7 +86,17 @@ cl::opt<bool> DumpEvents("dump-events",
                                   "(for debugging tmemcheck)"),
                          cl::Hidden, cl::cat(Category));
 
-cl::extrahelp CommonHelp(clang::tooling::CommonOptionsParser::HelpMessage);
+cl::opt<std::string> BuildPath(
+    "p", cl::desc("Build directory with compile_commands.json (or the JSON "
+                  "file itself)"),
+    cl::value_desc("build-dir"), cl::cat(Category));
+cl::list<std::string> SourcePaths(cl::Positional,
+                                  cl::desc("<source files>"),
+                                  cl::cat(Category));
+cl::list<std::string> ExtraArgs("extra-arg",
+                                cl::desc("Extra argument appended to every "
+                                         "compile command"),
+                                cl::cat(Category));
 cl::extrahelp MoreHelp(R"(
 tmemcheck finds misuse of Blackwell tcgen05 Tensor Memory (TMEM) in CUDA
 kernels: illegal column counts, mixed cta_groups, loads used before their
@@ -114,39 +124,42 @@ void printVersion(raw_ostream &OS) {
      << ")\n";
 }
 
-/// Without -p and without `--`, look for compile_commands.json above the
-/// first source; if there is none, parse with no extra flags rather than
-/// letting the tooling library print an alarming "Error while trying to
-/// load a compilation database".
-std::vector<const char *> addImplicitDoubleDash(int Argc, const char **Argv,
-                                                std::string &Storage) {
-  std::vector<const char *> Args(Argv, Argv + Argc);
-  bool HasDash = false, HasP = false;
-  std::string FirstSource;
-  for (int I = 1; I < Argc; ++I) {
-    StringRef A = Argv[I];
-    if (A == "--") {
-      HasDash = true;
-      break;
-    }
-    if (A == "-p" || A.starts_with("-p=") || A == "--p" ||
-        A.starts_with("--p="))
-      HasP = true;
-    if (!A.starts_with("-") && FirstSource.empty() && I > 0 &&
-        StringRef(Argv[I - 1]) != "-p")
-      FirstSource = A.str();
-  }
-  if (HasDash || HasP)
-    return Args;
-  if (!FirstSource.empty()) {
+/// Loads the compilation database: `-p` if given (its failure is an
+/// error), else one found above the first source, else none (flags from
+/// `--` only). Files missing from a database get a command interpolated from
+/// their neighbours, as clangd does.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+loadCompilations(std::unique_ptr<clang::tooling::CompilationDatabase> Fixed,
+                 const std::vector<std::string> &Sources, std::string &Error) {
+  using namespace clang::tooling;
+  if (Fixed)
+    return Fixed;
+  std::unique_ptr<CompilationDatabase> Db;
+  if (!BuildPath.empty()) {
     std::string Err;
-    if (clang::tooling::CompilationDatabase::autoDetectFromSource(FirstSource,
-                                                                  Err))
-      return Args;
+    SmallString<256> Json(BuildPath);
+    if (sys::fs::is_directory(BuildPath))
+      sys::path::append(Json, "compile_commands.json");
+    if (sys::fs::exists(Json))
+      Db = JSONCompilationDatabase::loadFromFile(
+          Json, Err, JSONCommandLineSyntax::AutoDetect);
+    else
+      Db = CompilationDatabase::loadFromDirectory(BuildPath, Err);
+    if (!Db) {
+      std::string OneLine = StringRef(Err).trim().str();
+      std::replace(OneLine.begin(), OneLine.end(), '\n', ' ');
+      Error = "cannot load compilation database '" + std::string(Json) +
+              "': " + OneLine;
+      return nullptr;
+    }
+  } else if (!Sources.empty()) {
+    std::string Err;
+    Db = CompilationDatabase::autoDetectFromSource(Sources.front(), Err);
   }
-  Storage = "--";
-  Args.push_back(Storage.c_str());
-  return Args;
+  if (!Db)
+    return std::make_unique<FixedCompilationDatabase>(
+        ".", std::vector<std::string>());
+  return inferMissingCompileCommands(std::move(Db));
 }
 
 void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
@@ -170,10 +183,29 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
         OS << "read " << E.VariableName << '\n';
         continue;
       }
+      if (E.K == Event::Kind::SlotRead) {
+        OS << "slot-read " << E.VariableName << '\n';
+        continue;
+      }
+      if (E.K == Event::Kind::Return) {
+        OS << "return\n";
+        continue;
+      }
+      if (E.Guarded)
+        OS << "@guarded ";
       OS << E.Opcode;
       for (const OperandValue &V : E.Operands) {
-        OS << (V.Value.Constant ? " =" + std::to_string(*V.Value.Constant)
-                                : std::string(" ?"));
+        auto Opt = [](const std::optional<int64_t> &O) {
+          return O ? std::to_string(*O) : std::string("?");
+        };
+        if (V.Value.isSlotAddress())
+          OS << " &" << V.Value.SlotName;
+        else if (V.Value.isTmemAddress())
+          OS << " tmem(" << V.Value.SlotName << "+l" << Opt(V.Value.LaneOffset)
+             << ",c" << Opt(V.Value.ColumnOffset) << ')';
+        else
+          OS << (V.Value.Constant ? " =" + std::to_string(*V.Value.Constant)
+                                  : std::string(" ?"));
         if (!V.Elements.empty())
           OS << '{' << V.Elements.size() << '}';
       }
@@ -189,18 +221,25 @@ int main(int argc, const char **argv) {
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(Category);
 
-  std::string DashStorage;
-  std::vector<const char *> Args =
-      addImplicitDoubleDash(argc, argv, DashStorage);
-  int Argc = static_cast<int>(Args.size());
-  auto Parser = clang::tooling::CommonOptionsParser::create(
-      Argc, Args.data(), Category, cl::ZeroOrMore,
-      "tmemcheck: static analysis of tcgen05 Tensor Memory use in CUDA "
-      "kernels");
-  if (!Parser) {
-    errs() << "tmemcheck: error: " << toString(Parser.takeError()) << '\n';
-    return ExitToolError;
+  // Flags after `--` form a fixed compilation database (clang-tidy style).
+  // They are taken verbatim: nvcc-only flags are translated later, per
+  // command, so the driver must not reject them here.
+  int Argc = argc;
+  std::unique_ptr<clang::tooling::CompilationDatabase> Fixed;
+  for (int I = 1; I < argc; ++I) {
+    if (StringRef(argv[I]) != "--")
+      continue;
+    Fixed = std::make_unique<clang::tooling::FixedCompilationDatabase>(
+        ".", std::vector<std::string>(argv + I + 1, argv + argc));
+    Argc = I;
+    break;
   }
+  if (!cl::ParseCommandLineOptions(
+          Argc, argv,
+          "tmemcheck: static analysis of tcgen05 Tensor Memory use in CUDA "
+          "kernels\n",
+          &errs()))
+    return ExitToolError;
 
   std::vector<std::string> Unmatched;
   std::string FilterError;
@@ -226,9 +265,16 @@ int main(int argc, const char **argv) {
     return ExitClean;
   }
 
-  const std::vector<std::string> &Sources = Parser->getSourcePathList();
+  std::vector<std::string> Sources(SourcePaths.begin(), SourcePaths.end());
   if (Sources.empty()) {
     errs() << "tmemcheck: error: no input files (see --help)\n";
+    return ExitToolError;
+  }
+  std::string DbError;
+  std::unique_ptr<clang::tooling::CompilationDatabase> Compilations =
+      loadCompilations(std::move(Fixed), Sources, DbError);
+  if (!Compilations) {
+    errs() << "tmemcheck: error: " << DbError << '\n';
     return ExitToolError;
   }
 
@@ -237,6 +283,7 @@ int main(int argc, const char **argv) {
   FOpts.CudaPath = CudaPath;
   FOpts.ResourceDir = ResourceDir;
   FOpts.NoCuda = NoCuda;
+  FOpts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
   std::string EnvError;
   std::optional<CudaEnvironment> Env = CudaEnvironment::detect(FOpts, EnvError);
   if (!Env) {
@@ -258,7 +305,7 @@ int main(int argc, const char **argv) {
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
   for (const std::string &File : Sources) {
     TranslationUnitResult TU = analyzeTranslationUnit(
-        Parser->getCompilations(), File, *Env, Limits);
+        *Compilations, File, *Env, Limits);
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError
              << '\n';

@@ -43,6 +43,8 @@ struct Event {
     Tmem,         ///< a tcgen05 instruction (Op is set).
     Sync,         ///< a synchronisation instruction or call (Sync is set).
     VariableRead, ///< the value of a tracked variable is used.
+    SlotRead,     ///< a 32-bit shared-memory slot is read (Slot is set).
+    Return,       ///< a return statement of the kernel itself.
   };
 
   Kind K = Kind::Tmem;
@@ -58,6 +60,11 @@ struct Event {
   /// For VariableRead: which variable.
   uint64_t VariableId = 0;
   std::string VariableName;
+  /// For SlotRead: which slot.
+  uint64_t Slot = 0;
+  /// The instruction has a `@p` guard (typically from elect.sync): it is
+  /// not executed by every thread that reaches it.
+  bool Guarded = false;
 
   /// The position to report: Loc if it is in user code, else the innermost
   /// call site on the stack that is (design.md: point at the call in user
@@ -86,6 +93,9 @@ struct Block {
   /// Uniformity of the branch condition that ends the block, if it branches.
   std::optional<Uniformity> BranchUniformity;
   SourceLoc BranchLoc;
+  /// The branch is the condition of a loop (for/while/do): lanes leaving a
+  /// loop at different iterations reconverge after it.
+  bool BranchIsLoop = false;
 };
 
 /// A remark about the analysis itself (budget hit, template pattern,
@@ -99,6 +109,7 @@ struct AnalysisRemark {
 struct KernelGraph {
   std::string Name;
   SourceLoc Loc;
+  SourceLoc EndLoc; ///< the closing brace of the kernel body.
   std::vector<Block> Blocks;
   unsigned Entry = 0;
   unsigned Exit = 0;

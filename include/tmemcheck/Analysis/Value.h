@@ -26,6 +26,11 @@ enum class Uniformity : uint8_t {
 
 inline Uniformity join(Uniformity A, Uniformity B) { return A < B ? B : A; }
 
+/// What a value says about memory: the shared-memory address of a slot
+/// (`&slot`, `__cvta_generic_to_shared(&slot)`), or a TMEM address read back
+/// from a slot that tcgen05.alloc writes (design.md "Semantics" §4).
+enum class AddressKind : uint8_t { None, SlotAddress, TmemAddress };
+
 /// The abstract value of one operand.
 struct AbstractValue {
   std::optional<int64_t> Constant;
@@ -38,7 +43,23 @@ struct AbstractValue {
   uint64_t VariableId = 0;
   std::string VariableName;
 
+  AddressKind Address = AddressKind::None;
+  /// Identity of the shared-memory slot (a __shared__ variable, array
+  /// element or struct field) for SlotAddress and TmemAddress; 0 if none.
+  uint64_t Slot = 0;
+  std::string SlotName;
+  /// TmemAddress: offset from the value stored in the slot, split into the
+  /// lane (bits 31..16) and column (bits 15..0) fields, when known.
+  std::optional<int64_t> LaneOffset;
+  std::optional<int64_t> ColumnOffset;
+
   bool isConstant() const { return Constant.has_value(); }
+  bool isTmemAddress() const { return Address == AddressKind::TmemAddress; }
+  bool isSlotAddress() const { return Address == AddressKind::SlotAddress; }
+  /// A TMEM address that is exactly the value tcgen05.alloc stored.
+  bool isAllocationStart() const {
+    return isTmemAddress() && LaneOffset == 0 && ColumnOffset == 0;
+  }
 };
 
 } // namespace tmemcheck

@@ -228,6 +228,9 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
       continue;
     if (any_of(DroppedPrefixes, [&](StringRef P) { return Arg.starts_with(P); }))
       continue;
+    // `--` ends the options of interpolated commands; ours come after.
+    if (Arg == "--")
+      continue;
     // The source file itself is re-added at the end with an explicit -x.
     if (!Arg.starts_with("-") &&
         (Arg == File || sys::path::filename(Arg) == FileName))
@@ -240,6 +243,8 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
   Out.push_back("-nocudalib");
   Out.push_back("-fsyntax-only");
   Out.push_back("-Wno-unknown-cuda-version");
+  // No "N errors generated" trailer: the driver reports errors itself.
+  Out.push_back("-fno-caret-diagnostics");
   Out.push_back("-resource-dir=" + ResourceDir);
   // nvcc defines these for arch-specific targets; Clang 22 does not
   // (rules §7, EXP-8). CCCL and CUTLASS test them.
@@ -329,6 +334,25 @@ static __device__ __forceinline__ int __float_as_int(float x) {
 struct dim3 {
   unsigned x, y, z;
 };
+#define TMEMCHECK_STUB_VEC2(T, Name)                                         \
+  struct Name##2 { T x, y; };                                                \
+  static __device__ __host__ __forceinline__ Name##2 make_##Name##2(T x, T y) { \
+    return {x, y};                                                           \
+  }
+#define TMEMCHECK_STUB_VEC4(T, Name)                                         \
+  struct Name##4 { T x, y, z, w; };                                          \
+  static __device__ __host__ __forceinline__ Name##4 make_##Name##4(          \
+      T x, T y, T z, T w) {                                                  \
+    return {x, y, z, w};                                                     \
+  }
+TMEMCHECK_STUB_VEC2(float, float)
+TMEMCHECK_STUB_VEC4(float, float)
+TMEMCHECK_STUB_VEC2(int, int)
+TMEMCHECK_STUB_VEC4(int, int)
+TMEMCHECK_STUB_VEC2(unsigned, uint)
+TMEMCHECK_STUB_VEC4(unsigned, uint)
+TMEMCHECK_STUB_VEC2(double, double)
+TMEMCHECK_STUB_VEC2(unsigned long long, ulonglong)
 )cuda";
 }
 

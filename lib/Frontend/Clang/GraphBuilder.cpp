@@ -12,6 +12,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 
@@ -156,6 +157,8 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   Graph.Name = functionName(Kernel);
   Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
   Graph.IsPattern = IsPattern;
+  if (const Stmt *Body = Kernel->getBody())
+    Graph.EndLoc = toSourceLoc(Ctx.getSourceManager(), Body->getEndLoc());
 
   auto Root = std::make_unique<Frame>();
   Root->Function = Kernel;
@@ -218,6 +221,10 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
       if (const auto *CondExpr = dyn_cast<Expr>(Cond)) {
         Block &Blk = G->Blocks[Cur];
         Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
+        const Stmt *Term = B->getTerminatorStmt();
+        Blk.BranchIsLoop = Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
+                                    isa<DoStmt>(Term) ||
+                                    isa<CXXForRangeStmt>(Term));
         Blk.BranchLoc =
             toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
       }
@@ -276,11 +283,34 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     return Cur;
   }
 
+  if (isa<ReturnStmt>(S) && !F.Parent) {
+    Event E;
+    E.K = Event::Kind::Return;
+    E.Loc = toSourceLoc(SM, S->getBeginLoc());
+    addEvent(Cur, std::move(E));
+    return Cur;
+  }
+
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(S)) {
     if (IC->getCastKind() != CK_LValueToRValue &&
         IC->getCastKind() != CK_ArrayToPointerDecay)
       return Cur;
     const Expr *Sub = IC->getSubExpr()->IgnoreParens();
+    if (IC->getCastKind() == CK_LValueToRValue && isSlotType(Sub->getType()) &&
+        (isa<DeclRefExpr>(Sub) || isa<MemberExpr>(Sub) ||
+         isa<ArraySubscriptExpr>(Sub))) {
+      std::string Name;
+      if (uint64_t Slot = Eval.slotIdentity(Sub, F, &Name)) {
+        Event E;
+        E.K = Event::Kind::SlotRead;
+        E.Loc = toSourceLoc(SM, Sub->getBeginLoc());
+        E.Stack = F.Stack;
+        E.Slot = Slot;
+        E.VariableName = Name;
+        addEvent(Cur, std::move(E));
+        return Cur;
+      }
+    }
     if (!isa<DeclRefExpr>(Sub) && !isa<ArraySubscriptExpr>(Sub))
       return Cur;
     // A decayed array passed on is not a read of its values.
@@ -431,6 +461,7 @@ void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
     E.Op = Op;
     E.Sync = Sync;
     E.Opcode = I.Opcode;
+    E.Guarded = I.Pred.has_value();
     E.Loc = LocOfByte(I.OpcodeRange.Offset);
     E.Stack = F.Stack;
     for (const ptx::Operand &O : I.Operands)

@@ -48,6 +48,21 @@ const Expr *strip(const Expr *E) {
   return E;
 }
 
+uint64_t hashIdentity(const void *P, int64_t Extra = 0) {
+  uint64_t Key[2] = {reinterpret_cast<uintptr_t>(P),
+                     static_cast<uint64_t>(Extra)};
+  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+             reinterpret_cast<const uint8_t *>(Key), sizeof(Key))) |
+         1;
+}
+
+/// TMEM addresses are 32-bit: only (unsigned) int slots can hold one.
+bool isSlotTypeImpl(QualType T) {
+  T = T.getCanonicalType();
+  return T->isSpecificBuiltinType(BuiltinType::UInt) ||
+         T->isSpecificBuiltinType(BuiltinType::Int);
+}
+
 /// Uniformity of the CUDA built-in variables (`threadIdx.x` is a property
 /// reference on a variable named threadIdx).
 std::optional<Uniformity> builtinVariableUniformity(const Expr *E) {
@@ -61,7 +76,11 @@ std::optional<Uniformity> builtinVariableUniformity(const Expr *E) {
   }
   if (!Base)
     return std::nullopt;
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  Base = Base->IgnoreParenImpCasts();
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(Base))
+    if (OV->getSourceExpr())
+      Base = OV->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
   if (!DRE)
     return std::nullopt;
   StringRef Name = DRE->getDecl()->getName();
@@ -86,6 +105,17 @@ std::optional<Uniformity> knownCallUniformity(StringRef Name) {
 
 bool isWarpDivisor(const AbstractValue &V) {
   return V.Constant && *V.Constant > 0 && *V.Constant % 32 == 0;
+}
+
+/// `x << 16` (or more): an addend that moves lanes, never columns.
+bool isLaneOnlyAddend(const Expr *E, const ASTContext &Ctx) {
+  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!BO || BO->getOpcode() != BO_Shl)
+    return false;
+  const Expr *Amount = BO->getRHS();
+  Expr::EvalResult R;
+  return !Amount->isValueDependent() && Amount->EvaluateAsInt(R, Ctx) &&
+         R.Val.getInt().getExtValue() >= 16;
 }
 
 /// Collects variables whose value can change after their initialisation.
@@ -157,6 +187,8 @@ private:
 
 } // namespace
 
+bool isSlotType(QualType T) { return isSlotTypeImpl(T); }
+
 SourceLoc toSourceLoc(const SourceManager &SM, SourceLocation Loc) {
   SourceLoc Out;
   if (Loc.isInvalid())
@@ -186,6 +218,66 @@ bool ValueEvaluator::isModified(const VarDecl *V) {
           V->getParentFunctionOrMethod()))
     collectModifiedVars(FD);
   return ModifiedVars.contains(V);
+}
+
+uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
+                                      std::string *Name, unsigned Depth) {
+  if (!E || Depth > MaxEvalDepth)
+    return 0;
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return 0;
+    if (VD->hasAttr<CUDASharedAttr>()) {
+      if (Name)
+        *Name = VD->getName().str();
+      return hashIdentity(VD);
+    }
+    // A reference bound to a slot: `uint32_t &slot = storage.tmem_base;`.
+    if (VD->getType()->isReferenceType()) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+        auto It = F.Args.find(P);
+        if (It != F.Args.end() && F.Parent)
+          return slotIdentity(It->second, *F.Parent, Name, Depth + 1);
+        return 0;
+      }
+      if (const Expr *Init = VD->getInit())
+        return slotIdentity(Init, F, Name, Depth + 1);
+    }
+    return 0;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    uint64_t Base = slotIdentity(AS->getBase(), F, Name, Depth + 1);
+    if (!Base)
+      return 0;
+    AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
+    if (!Index.Constant)
+      return 0;
+    if (Name)
+      *Name += "[" + std::to_string(*Index.Constant) + "]";
+    return hashIdentity(reinterpret_cast<const void *>(Base), *Index.Constant);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // A field names the slot whatever object it is reached through (the
+    // shared storage struct is usually a reference to dynamic shared memory).
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD)
+      return 0;
+    if (Name)
+      *Name = FD->getName().str();
+    return hashIdentity(FD);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref) {
+    AbstractValue P = evaluateImpl(UO->getSubExpr(), F, Depth + 1);
+    if (P.isSlotAddress()) {
+      if (Name)
+        *Name = P.SlotName;
+      return P.Slot;
+    }
+  }
+  return 0;
 }
 
 AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
@@ -228,6 +320,42 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     return V;
   }
 
+  // Addresses of shared-memory slots and the TMEM addresses read from them.
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_AddrOf) {
+      AbstractValue V = Unknown;
+      V.Slot = slotIdentity(UO->getSubExpr(), F, &V.SlotName, Depth + 1);
+      if (V.Slot) {
+        V.Address = AddressKind::SlotAddress;
+        V.Uniform = Uniformity::CtaUniform;
+      }
+      return V;
+    }
+    if (UO->getOpcode() == UO_Deref) {
+      AbstractValue V = Unknown;
+      V.Slot = slotIdentity(UO, F, &V.SlotName, Depth + 1);
+      if (V.Slot) {
+        V.Address = AddressKind::TmemAddress;
+        V.LaneOffset = V.ColumnOffset = 0;
+      }
+      return V;
+    }
+  }
+  if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E) ||
+      isa<ArraySubscriptExpr>(E)) {
+    if (isSlotTypeImpl(E->getType())) {
+      std::string Name;
+      if (uint64_t Slot = slotIdentity(E, F, &Name, Depth + 1)) {
+        AbstractValue V = Unknown;
+        V.Address = AddressKind::TmemAddress;
+        V.Slot = Slot;
+        V.SlotName = Name;
+        V.LaneOffset = V.ColumnOffset = 0;
+        return V;
+      }
+    }
+  }
+
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
       auto It = F.Args.find(P);
@@ -262,6 +390,30 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     AbstractValue R = evaluateImpl(BO->getRHS(), F, Depth + 1);
     AbstractValue V;
     V.Uniform = join(L.Uniform, R.Uniform);
+    // TMEM address arithmetic: `base + col`, `base | (lane << 16)`.
+    BinaryOperatorKind Op = BO->getOpcode();
+    if ((Op == BO_Add || Op == BO_Or || Op == BO_Sub) &&
+        (L.isTmemAddress() || (R.isTmemAddress() && Op != BO_Sub))) {
+      const AbstractValue &Base = L.isTmemAddress() ? L : R;
+      const Expr *AddendExpr = L.isTmemAddress() ? BO->getRHS() : BO->getLHS();
+      const AbstractValue &Addend = L.isTmemAddress() ? R : L;
+      V.Address = AddressKind::TmemAddress;
+      V.Slot = Base.Slot;
+      V.SlotName = Base.SlotName;
+      int64_t Sign = Op == BO_Sub ? -1 : 1;
+      if (Addend.Constant) {
+        int64_t C = *Addend.Constant * Sign;
+        if (Base.LaneOffset)
+          V.LaneOffset = *Base.LaneOffset + (C >> 16);
+        if (Base.ColumnOffset)
+          V.ColumnOffset = *Base.ColumnOffset + (C & 0xFFFF);
+        if (C < 0) // borrows across the fields: give up on both
+          V.LaneOffset = V.ColumnOffset = std::nullopt;
+      } else if (isLaneOnlyAddend(AddendExpr, Ctx)) {
+        V.ColumnOffset = Base.ColumnOffset;
+      }
+      return V;
+    }
     // `threadIdx.x / 32` and `threadIdx.x >> 5` are warp indices.
     if (L.Uniform == Uniformity::ThreadVariant &&
         R.Uniform == Uniformity::CtaUniform) {
@@ -350,6 +502,14 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
     AbstractValue V;
     V.Uniform = *U;
     return V;
+  }
+  // Address-space conversions of a slot's address keep naming the slot.
+  if ((Name.contains("cvta_generic_to_shared") || Name.contains("smem") ||
+       Name.contains("shared")) &&
+      CE->getNumArgs() >= 1 && CE->getArg(0)->getType()->isPointerType()) {
+    AbstractValue P = evaluateImpl(CE->getArg(0), F, Depth + 1);
+    if (P.isSlotAddress())
+      return P;
   }
   // A shuffle from a fixed lane broadcasts one value to the whole warp.
   if (Name.starts_with("__shfl_sync") && CE->getNumArgs() >= 3) {

@@ -40,6 +40,9 @@ struct Frame {
 SourceLoc toSourceLoc(const clang::SourceManager &SM,
                       clang::SourceLocation Loc);
 
+/// True for the types a shared-memory slot holding a TMEM address has.
+bool isSlotType(clang::QualType T);
+
 /// Evaluates expressions to abstract values.
 class ValueEvaluator {
 public:
@@ -62,6 +65,18 @@ private:
                              unsigned Depth);
   AbstractValue evaluateCall(const clang::CallExpr *CE, const Frame &F,
                              unsigned Depth);
+  /// Identity of the shared-memory slot the lvalue \p E designates, or 0.
+  uint64_t slotIdentity(const clang::Expr *E, const Frame &F,
+                        std::string *Name, unsigned Depth);
+
+public:
+  /// Identity of the 32-bit shared-memory slot \p E reads, or 0.
+  uint64_t slotIdentity(const clang::Expr *E, const Frame &F,
+                        std::string *Name = nullptr) {
+    return slotIdentity(E, F, Name, 0);
+  }
+
+private:
   void collectModifiedVars(const clang::FunctionDecl *FD);
 
   clang::ASTContext &Ctx;
