@@ -18,6 +18,17 @@ namespace tmemcheck {
 std::unique_ptr<Check> createAllocNcolsCheck();
 std::unique_ptr<Check> createCtaGroupMismatchCheck();
 std::unique_ptr<Check> createLdUseBeforeWaitCheck();
+std::unique_ptr<Check> createLeakCheck();
+std::unique_ptr<Check> createDoubleDeallocCheck();
+std::unique_ptr<Check> createDeallocUnallocatedCheck();
+std::unique_ptr<Check> createDeallocMismatchCheck();
+std::unique_ptr<Check> createUseAfterDeallocCheck();
+std::unique_ptr<Check> createAllocAfterRelinquishCheck();
+std::unique_ptr<Check> createMissingRelinquishCheck();
+std::unique_ptr<Check> createDivergentCollectiveCheck();
+std::unique_ptr<Check> createSingleThreadOpByWarpCheck();
+std::unique_ptr<Check> createAddrPublishRaceCheck();
+std::unique_ptr<Check> createAllocBudgetCheck();
 
 } // namespace tmemcheck
 

@@ -23,7 +23,8 @@ class AllocNcolsCheck : public Check {
 public:
   AllocNcolsCheck() : Check("tmem-alloc-ncols", Severity::Error) {}
 
-  void checkKernel(const KernelGraph &G, FindingSink &Out) override {
+  void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
+    const KernelGraph &G = Ctx.graph();
     G.forEachEvent([&](const Event &E) {
       if (E.K != Event::Kind::Tmem || !E.Op)
         return;

@@ -20,7 +20,8 @@ class CtaGroupMismatchCheck : public Check {
 public:
   CtaGroupMismatchCheck() : Check("tmem-cta-group-mismatch", Severity::Error) {}
 
-  void checkKernel(const KernelGraph &G, FindingSink &Out) override {
+  void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
+    const KernelGraph &G = Ctx.graph();
     const Event *First = nullptr;
     const Event *Other = nullptr;
     // Events are numbered in program order of the inlined kernel.

@@ -23,7 +23,8 @@ public:
   LdUseBeforeWaitCheck()
       : Check("tmem-ld-use-before-wait", Severity::Warning) {}
 
-  void checkKernel(const KernelGraph &G, FindingSink &Out) override {
+  void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
+    const KernelGraph &G = Ctx.graph();
     for (const ReadBeforeWaitLoad &R : findReadsBeforeWaitLoad(G)) {
       Finding F = makeFinding(
           G, R.Read->userLoc(),

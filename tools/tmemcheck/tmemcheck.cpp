@@ -324,8 +324,9 @@ int main(int argc, const char **argv) {
         dumpGraph(G, outs());
     for (const KernelGraph &G : TU.Kernels) {
       ++Kernels;
+      AnalysisContext Ctx(G);
       for (auto &C : Active)
-        C->checkKernel(G, Sink);
+        C->checkKernel(Ctx, Sink);
     }
     for (const Finding &F : Sink.takeSorted()) {
       Printer.print(F);

@@ -9,6 +9,7 @@
 #ifndef TMEMCHECK_CHECKS_CHECK_H
 #define TMEMCHECK_CHECKS_CHECK_H
 
+#include "tmemcheck/Analysis/AnalysisContext.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Report/Finding.h"
 
@@ -31,8 +32,9 @@ public:
   llvm::StringRef name() const { return Name; }
   Severity severity() const { return DefaultSeverity; }
 
-  /// Examines one kernel and reports into \p Out.
-  virtual void checkKernel(const KernelGraph &G, FindingSink &Out) = 0;
+  /// Examines one kernel (its graph and the analyses of it) and reports
+  /// into \p Out.
+  virtual void checkKernel(AnalysisContext &Ctx, FindingSink &Out) = 0;
 
 protected:
   /// A finding of this check at \p Loc in kernel \p G.

@@ -1,0 +1,54 @@
+//===- ControlDependence.h - Which branches decide a block ------*- C++ -*-===//
+//
+// Part of tmemcheck. Post-dominators and control dependence over a
+// KernelGraph. They answer the two questions of design.md "Semantics" §3:
+// is this instruction under a lane-divergent condition (some lanes skip
+// it), and where do the lanes of a divergent branch meet again.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_ANALYSIS_CONTROLDEPENDENCE_H
+#define TMEMCHECK_ANALYSIS_CONTROLDEPENDENCE_H
+
+#include "tmemcheck/Analysis/KernelGraph.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <vector>
+
+namespace tmemcheck {
+
+/// Post-dominator tree and control dependence of one kernel graph.
+class ControlDependence {
+public:
+  explicit ControlDependence(const KernelGraph &G);
+
+  /// Immediate post-dominator of \p B, or -1 for the virtual exit (also for
+  /// blocks that never reach the kernel exit).
+  int ipdom(unsigned B) const { return IPDom[B]; }
+
+  /// Branch blocks that \p B is directly control dependent on.
+  llvm::ArrayRef<unsigned> controllers(unsigned B) const {
+    return Controllers[B];
+  }
+
+  /// Every branch block that decides, directly or through an enclosing
+  /// branch, whether \p B runs.
+  const std::vector<unsigned> &allControllers(unsigned B) const;
+
+  /// True if \p B is where the arms of a branch whose condition is not
+  /// CTA-uniform meet again (its immediate post-dominator).
+  bool isDivergentJoin(unsigned B) const { return DivergentJoin[B]; }
+
+private:
+  const KernelGraph &G;
+  std::vector<int> IPDom;
+  std::vector<std::vector<unsigned>> Controllers;
+  std::vector<uint8_t> DivergentJoin;
+  mutable std::vector<std::vector<unsigned>> AllControllers;
+  mutable std::vector<uint8_t> AllControllersDone;
+};
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_ANALYSIS_CONTROLDEPENDENCE_H

@@ -1,0 +1,129 @@
+//===- Lifecycle.h - CTA-level TMEM region lifecycle ------------*- C++ -*-===//
+//
+// Part of tmemcheck. Reconstructs, per kernel, the alloc -> publish -> free
+// lifecycle of every TMEM region (design.md "Semantics" §5, rules §4).
+//
+// A region is named by the shared-memory slot tcgen05.alloc writes its base
+// address into. TMEM is a CTA resource, so the state is the CTA's: branches
+// on CTA-uniform conditions are real alternatives (their states are
+// joined as sets), while the arms of a lane- or warp-dependent branch are
+// all executed by some threads, so where they meet the CTA's state is the
+// most advanced of the arms (an alloc by warp 0 has happened for the CTA).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_ANALYSIS_LIFECYCLE_H
+#define TMEMCHECK_ANALYSIS_LIFECYCLE_H
+
+#include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Analysis/KernelGraph.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tmemcheck {
+
+/// Phases of a region, as bits so that a set of possible phases is a mask.
+/// The numeric order is the order of progress along the lifecycle.
+enum RegionPhase : uint8_t {
+  PhaseUnallocated = 1 << 0,
+  PhaseAllocatedUnpublished = 1 << 1, ///< allocated, no barrier since
+  PhaseAllocated = 1 << 2,            ///< allocated and published
+  PhaseFreedUnknown = 1 << 3, ///< a dealloc of an unresolved address ran
+  PhaseFreed = 1 << 4,
+};
+using PhaseSet = uint8_t;
+
+constexpr PhaseSet PhaseAnyAllocated =
+    PhaseAllocatedUnpublished | PhaseAllocated;
+
+/// The CTA's TMEM state at one program point, over CTA-uniform paths.
+struct CtaState {
+  /// Possible phases per region slot; a slot not present is unallocated.
+  std::map<uint64_t, PhaseSet> Regions;
+  /// Possible values of "relinquish_alloc_permit has run": bit 0 no,
+  /// bit 1 yes.
+  uint8_t Relinquished = 1;
+
+  PhaseSet phases(uint64_t Slot) const {
+    auto It = Regions.find(Slot);
+    return It == Regions.end() ? PhaseUnallocated : It->second;
+  }
+  bool mayBeRelinquished() const { return Relinquished & 2; }
+  friend bool operator==(const CtaState &A, const CtaState &B) {
+    return A.Regions == B.Regions && A.Relinquished == B.Relinquished;
+  }
+};
+
+/// Everything known about one region: its slot and the instructions that
+/// allocate and free it.
+struct Region {
+  uint64_t Slot = 0;
+  std::string Name;
+  std::vector<const Event *> Allocs;
+  std::vector<const Event *> Deallocs;
+  /// Column count shared by every alloc of the region, if known.
+  std::optional<int64_t> Columns;
+};
+
+/// The lifecycle facts of one kernel.
+class LifecycleAnalysis {
+public:
+  LifecycleAnalysis(const KernelGraph &G, const ControlDependence &CD);
+
+  const std::vector<Region> &regions() const { return Regions; }
+  const Region *region(uint64_t Slot) const;
+
+  /// State just before a tcgen05, sync, slot-read or return event.
+  const CtaState &stateBefore(const Event &E) const;
+  /// State at kernel exit.
+  const CtaState &exitState() const { return Exit; }
+
+  /// Where the kernel exits with \p Slot possibly allocated: return
+  /// statements, or the closing brace when control falls off the end.
+  std::vector<SourceLoc> leakingExits(uint64_t Slot) const;
+
+  /// True if some alloc's slot could not be resolved: region-identity
+  /// findings are then unreliable.
+  bool hasUnresolvedAlloc() const { return UnresolvedAlloc; }
+
+  /// The relinquish events of the kernel.
+  const std::vector<const Event *> &relinquishes() const {
+    return Relinquishes;
+  }
+
+private:
+  void collectRegions();
+  void transfer(const Event &E, CtaState &S) const;
+  CtaState joinInto(unsigned Block,
+                    const std::vector<const CtaState *> &Preds) const;
+
+  const KernelGraph &G;
+  const ControlDependence &CD;
+  std::vector<Region> Regions;
+  llvm::DenseMap<uint64_t, unsigned> RegionIndex;
+  std::vector<const Event *> Relinquishes;
+  bool UnresolvedAlloc = false;
+  std::vector<CtaState> In, Out;
+  std::map<unsigned, CtaState> Before; ///< by event id
+  CtaState Exit;
+  CtaState Empty;
+};
+
+/// The slot an alloc writes (0 if unresolved).
+uint64_t allocSlot(const Event &E);
+/// The TMEM address operand of an event (nullptr if none).
+const AbstractValue *tmemAddressOperand(const Event &E);
+/// Every TMEM address operand of an access (taddr, mma D/A/sfa/sfb/meta).
+std::vector<const AbstractValue *> tmemAccessOperands(const Event &E);
+/// The constant column count of an alloc/dealloc, if known.
+std::optional<int64_t> columnCount(const Event &E);
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_ANALYSIS_LIFECYCLE_H

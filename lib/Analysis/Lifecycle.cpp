@@ -1,0 +1,283 @@
+//===- Lifecycle.cpp - CTA-level TMEM region lifecycle --------------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Analysis/Lifecycle.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace tmemcheck {
+
+namespace {
+
+const AbstractValue *operandValue(const Event &E, int Index) {
+  if (Index < 0 || static_cast<size_t>(Index) >= E.Operands.size())
+    return nullptr;
+  return &E.Operands[Index].Value;
+}
+
+bool isTmem(const Event &E, TmemOpKind K) {
+  return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
+}
+
+/// Synchronisation after which every thread of the CTA (or of the warps
+/// taking part) sees the alloc's store to its slot (rule A3).
+bool publishes(const Event &E) {
+  if (E.K != Event::Kind::Sync || !E.Sync)
+    return false;
+  switch (E.Sync->Kind) {
+  case SyncOpKind::BarrierSync:
+  case SyncOpKind::MbarrierWait:
+    return true;
+  case SyncOpKind::ClusterBarrier:
+    return !E.Sync->IsArrive;
+  default:
+    return false;
+  }
+}
+
+/// Sets of phases joined where the arms of a divergent branch meet: every
+/// arm ran for some threads, so the CTA is as far along as the furthest.
+PhaseSet advance(PhaseSet A, PhaseSet B) {
+  PhaseSet R = 0;
+  for (unsigned I = 0; I < 8; ++I)
+    for (unsigned J = 0; J < 8; ++J)
+      if ((A & (1u << I)) && (B & (1u << J)))
+        R |= 1u << std::max(I, J);
+  return R;
+}
+
+} // namespace
+
+uint64_t allocSlot(const Event &E) {
+  if (!isTmem(E, TmemOpKind::Alloc))
+    return 0;
+  const AbstractValue *V = operandValue(E, E.Op->SlotOperand);
+  return V && V->isSlotAddress() ? V->Slot : 0;
+}
+
+const AbstractValue *tmemAddressOperand(const Event &E) {
+  if (E.K != Event::Kind::Tmem || !E.Op)
+    return nullptr;
+  return operandValue(E, E.Op->TmemAddrOperand);
+}
+
+std::vector<const AbstractValue *> tmemAccessOperands(const Event &E) {
+  std::vector<const AbstractValue *> Out;
+  if (E.K != Event::Kind::Tmem || !E.Op)
+    return Out;
+  switch (E.Op->Kind) {
+  case TmemOpKind::Load:
+  case TmemOpKind::Store:
+  case TmemOpKind::Copy:
+  case TmemOpKind::Shift:
+    if (const AbstractValue *V = operandValue(E, E.Op->TmemAddrOperand))
+      Out.push_back(V);
+    break;
+  case TmemOpKind::Mma:
+    for (int I : {E.Op->TmemAddrOperand, E.Op->SfaOperand, E.Op->SfbOperand,
+                  E.Op->SparseMetaOperand,
+                  E.Op->ATmem ? E.Op->ADescOrTmemOperand : -1})
+      if (const AbstractValue *V = operandValue(E, I))
+        Out.push_back(V);
+    break;
+  default:
+    break;
+  }
+  return Out;
+}
+
+std::optional<int64_t> columnCount(const Event &E) {
+  if (E.K != Event::Kind::Tmem || !E.Op)
+    return std::nullopt;
+  const AbstractValue *V = operandValue(E, E.Op->NColsOperand);
+  return V ? V->Constant : std::nullopt;
+}
+
+LifecycleAnalysis::LifecycleAnalysis(const KernelGraph &G,
+                                     const ControlDependence &CD)
+    : G(G), CD(CD) {
+  collectRegions();
+  const unsigned N = G.Blocks.size();
+  if (N == 0)
+    return;
+  In.assign(N, CtaState());
+  Out.assign(N, CtaState());
+  std::vector<uint8_t> Done(N, 0), Queued(N, 0);
+  std::deque<unsigned> Work;
+  for (unsigned B : G.reversePostOrder()) {
+    Work.push_back(B);
+    Queued[B] = 1;
+  }
+  // Each block is revisited only when a predecessor's output grew; the
+  // lattice is finite (a few bits per region), so this terminates.
+  while (!Work.empty()) {
+    unsigned B = Work.front();
+    Work.pop_front();
+    Queued[B] = 0;
+    std::vector<const CtaState *> Preds;
+    for (unsigned P : G.Blocks[B].Preds)
+      if (Done[P])
+        Preds.push_back(&Out[P]);
+    if (B != G.Entry && Preds.empty())
+      continue;
+    In[B] = joinInto(B, Preds);
+    CtaState S = In[B];
+    for (const Event &E : G.Blocks[B].Events)
+      transfer(E, S);
+    if (Done[B] && S == Out[B])
+      continue;
+    Out[B] = std::move(S);
+    Done[B] = 1;
+    for (unsigned Succ : G.Blocks[B].Succs)
+      if (!Queued[Succ]) {
+        Queued[Succ] = 1;
+        Work.push_back(Succ);
+      }
+  }
+  for (unsigned B = 0; B < N; ++B) {
+    if (!Done[B])
+      continue;
+    CtaState S = In[B];
+    for (const Event &E : G.Blocks[B].Events) {
+      if (E.K != Event::Kind::VariableRead)
+        Before[E.Id] = S;
+      transfer(E, S);
+    }
+  }
+  if (G.Exit < N)
+    Exit = In[G.Exit];
+}
+
+void LifecycleAnalysis::collectRegions() {
+  G.forEachEvent([&](const Event &E) {
+    if (isTmem(E, TmemOpKind::RelinquishAllocPermit))
+      Relinquishes.push_back(&E);
+    if (!isTmem(E, TmemOpKind::Alloc))
+      return;
+    uint64_t Slot = allocSlot(E);
+    if (!Slot) {
+      UnresolvedAlloc = true;
+      return;
+    }
+    auto [It, Inserted] = RegionIndex.insert({Slot, Regions.size()});
+    if (Inserted) {
+      Region R;
+      R.Slot = Slot;
+      R.Name = operandValue(E, E.Op->SlotOperand)->SlotName;
+      Regions.push_back(std::move(R));
+    }
+    Regions[It->second].Allocs.push_back(&E);
+  });
+  G.forEachEvent([&](const Event &E) {
+    if (!isTmem(E, TmemOpKind::Dealloc))
+      return;
+    const AbstractValue *V = tmemAddressOperand(E);
+    if (V && V->isTmemAddress())
+      if (auto It = RegionIndex.find(V->Slot); It != RegionIndex.end())
+        Regions[It->second].Deallocs.push_back(&E);
+  });
+  auto ById = [](const Event *A, const Event *B) { return A->Id < B->Id; };
+  for (Region &R : Regions) {
+    std::sort(R.Allocs.begin(), R.Allocs.end(), ById);
+    std::sort(R.Deallocs.begin(), R.Deallocs.end(), ById);
+    std::optional<int64_t> Cols = columnCount(*R.Allocs.front());
+    for (const Event *A : R.Allocs)
+      if (columnCount(*A) != Cols)
+        Cols = std::nullopt;
+    R.Columns = Cols;
+  }
+  std::sort(Relinquishes.begin(), Relinquishes.end(), ById);
+}
+
+const Region *LifecycleAnalysis::region(uint64_t Slot) const {
+  auto It = RegionIndex.find(Slot);
+  return It == RegionIndex.end() ? nullptr : &Regions[It->second];
+}
+
+const CtaState &LifecycleAnalysis::stateBefore(const Event &E) const {
+  auto It = Before.find(E.Id);
+  return It == Before.end() ? Empty : It->second;
+}
+
+void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
+  if (publishes(E)) {
+    for (auto &[Slot, Phases] : S.Regions)
+      if (Phases & PhaseAllocatedUnpublished)
+        Phases = (Phases & ~PhaseAllocatedUnpublished) | PhaseAllocated;
+    return;
+  }
+  if (E.K != Event::Kind::Tmem || !E.Op)
+    return;
+  switch (E.Op->Kind) {
+  case TmemOpKind::Alloc:
+    if (uint64_t Slot = allocSlot(E))
+      S.Regions[Slot] = PhaseAllocatedUnpublished;
+    break;
+  case TmemOpKind::Dealloc: {
+    const AbstractValue *V = tmemAddressOperand(E);
+    if (V && V->isTmemAddress() && RegionIndex.count(V->Slot)) {
+      S.Regions[V->Slot] = PhaseFreed;
+      break;
+    }
+    // An address we could not resolve may free any live region: never
+    // report a leak for it, never count it as a definite free.
+    for (auto &[Slot, Phases] : S.Regions)
+      if (Phases & PhaseAnyAllocated)
+        Phases = (Phases & ~PhaseAnyAllocated) | PhaseFreedUnknown;
+    break;
+  }
+  case TmemOpKind::RelinquishAllocPermit:
+    S.Relinquished = 2;
+    break;
+  default:
+    break;
+  }
+}
+
+CtaState
+LifecycleAnalysis::joinInto(unsigned Block,
+                            const std::vector<const CtaState *> &Preds) const {
+  if (Preds.empty())
+    return CtaState();
+  CtaState R = *Preds.front();
+  bool Divergent = CD.isDivergentJoin(Block);
+  for (size_t I = 1; I < Preds.size(); ++I) {
+    const CtaState &P = *Preds[I];
+    std::map<uint64_t, PhaseSet> Merged;
+    auto Keys = R.Regions;
+    for (const auto &[Slot, Phases] : P.Regions)
+      Keys.insert({Slot, 0});
+    for (const auto &[Slot, Unused] : Keys) {
+      PhaseSet A = R.phases(Slot), B = P.phases(Slot);
+      Merged[Slot] = Divergent ? advance(A, B) : (A | B);
+    }
+    R.Regions = std::move(Merged);
+    R.Relinquished = Divergent ? advance(R.Relinquished, P.Relinquished)
+                               : (R.Relinquished | P.Relinquished);
+  }
+  return R;
+}
+
+std::vector<SourceLoc> LifecycleAnalysis::leakingExits(uint64_t Slot) const {
+  std::vector<SourceLoc> Result;
+  if (G.Exit >= G.Blocks.size())
+    return Result;
+  for (unsigned P : G.Blocks[G.Exit].Preds) {
+    if (P >= Out.size() || !(Out[P].phases(Slot) & PhaseAnyAllocated))
+      continue;
+    SourceLoc Loc = G.EndLoc;
+    for (const Event &E : G.Blocks[P].Events)
+      if (E.K == Event::Kind::Return)
+        Loc = E.Loc;
+    if (std::find(Result.begin(), Result.end(), Loc) == Result.end())
+      Result.push_back(Loc);
+  }
+  std::sort(Result.begin(), Result.end());
+  return Result;
+}
+
+} // namespace tmemcheck

@@ -1,0 +1,77 @@
+//===- AddrPublishRaceCheck.cpp - tmem-addr-publish-race ------------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AllChecks.h"
+
+#include "tmemcheck/Analysis/Lifecycle.h"
+
+#include <fmt/format.h>
+
+namespace tmemcheck {
+
+namespace {
+
+/// Flags a read of the alloc's shared-memory slot by threads outside the
+/// allocating warp before any barrier orders it after the alloc: the store
+/// tcgen05.alloc makes is weak (rule A3), so they may read garbage.
+class AddrPublishRaceCheck : public Check {
+public:
+  AddrPublishRaceCheck() : Check("tmem-addr-publish-race", Severity::Error) {}
+
+  void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
+    const KernelGraph &G = Ctx.graph();
+    const LifecycleAnalysis &L = Ctx.lifecycle();
+    const ControlDependence &CD = Ctx.control();
+    for (unsigned B = 0; B < G.Blocks.size(); ++B) {
+      for (const Event &E : G.Blocks[B].Events) {
+        if (E.K != Event::Kind::SlotRead)
+          continue;
+        const Region *R = L.region(E.Slot);
+        if (!R ||
+            !(L.stateBefore(E).phases(E.Slot) & PhaseAllocatedUnpublished))
+          continue;
+        // The allocating warp reads its own store: only reads outside the
+        // conditions that select that warp race.
+        const Event *Alloc = R->Allocs.front();
+        unsigned AllocBlock = blockOf(G, *Alloc);
+        const std::vector<unsigned> &AllocCtl = CD.allControllers(AllocBlock);
+        const std::vector<unsigned> &ReadCtl = CD.allControllers(B);
+        if (AllocCtl.empty() ||
+            std::includes(ReadCtl.begin(), ReadCtl.end(), AllocCtl.begin(),
+                          AllocCtl.end()))
+          continue;
+        Finding F = makeFinding(
+            G, E,
+            fmt::format("'{}' is read by threads outside the allocating "
+                        "warp before a barrier publishes the address "
+                        "tcgen05.alloc stored there (rule A3)",
+                        R->Name));
+        F.Notes.push_back({locationSeenFrom(*Alloc, E),
+                           "allocated here; put __syncthreads() (between "
+                           "tcgen05.fence::before_thread_sync and "
+                           "after_thread_sync) before the read"});
+        Out.report(std::move(F));
+      }
+    }
+  }
+
+private:
+  static unsigned blockOf(const KernelGraph &G, const Event &E) {
+    for (unsigned B = 0; B < G.Blocks.size(); ++B)
+      for (const Event &X : G.Blocks[B].Events)
+        if (&X == &E)
+          return B;
+    return 0;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> createAddrPublishRaceCheck() {
+  return std::make_unique<AddrPublishRaceCheck>();
+}
+
+} // namespace tmemcheck
