@@ -43,8 +43,7 @@ public:
             std::includes(ReadCtl.begin(), ReadCtl.end(), AllocCtl.begin(),
                           AllocCtl.end()))
           continue;
-        Finding F = makeFinding(
-            G, E,
+        Finding F = makeKernelLevelFinding(G, E,
             fmt::format("'{}' is read by threads outside the allocating "
                         "warp before a barrier publishes the address "
                         "tcgen05.alloc stored there (rule A3)",

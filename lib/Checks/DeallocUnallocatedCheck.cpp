@@ -37,8 +37,7 @@ public:
         return;
       if (V->Constant && !V->isTmemAddress()) {
         if (Complete)
-          Out.report(makeFinding(
-              G, E,
+          Out.report(makeKernelLevelFinding(G, E,
               fmt::format("tcgen05.dealloc of the constant address {}, "
                           "which is not a value tcgen05.alloc returned; "
                           "free the address the alloc stored in its "
@@ -51,8 +50,7 @@ public:
       const Region *R = L.region(V->Slot);
       if (!R) {
         if (Complete && !L.regions().empty())
-          Out.report(makeFinding(
-              G, E,
+          Out.report(makeKernelLevelFinding(G, E,
               fmt::format("tcgen05.dealloc frees the address read from '{}', "
                           "but no tcgen05.alloc in this kernel writes that "
                           "slot (rule A9)",
@@ -61,25 +59,23 @@ public:
       }
       if ((V->ColumnOffset && *V->ColumnOffset != 0) ||
           (V->LaneOffset && *V->LaneOffset != 0)) {
-        Finding F = makeFinding(
-            G, E,
+        Finding F = makeKernelLevelFinding(G, E,
             fmt::format("tcgen05.dealloc frees '{}' at an offset of {} "
                         "lane(s) and {} column(s): only the start of an "
                         "allocation can be freed (rule A9)",
                         R->Name, V->LaneOffset.value_or(0),
                         V->ColumnOffset.value_or(0)));
-        F.Notes.push_back({R->Allocs.front()->userLoc(), "allocated here"});
+        F.Notes.push_back({R->Allocs.front()->kernelLoc(), "allocated here"});
         Out.report(std::move(F));
         return;
       }
       PhaseSet Before = L.stateBefore(E).phases(R->Slot);
       if ((Before & PhaseUnallocated) && Complete) {
-        Finding F = makeFinding(
-            G, E,
+        Finding F = makeKernelLevelFinding(G, E,
             fmt::format("tcgen05.dealloc frees '{}' on a path where it was "
                         "never allocated (rule A9)",
                         R->Name));
-        F.Notes.push_back({R->Allocs.front()->userLoc(),
+        F.Notes.push_back({R->Allocs.front()->kernelLoc(),
                            "allocated here, but not on every path to the "
                            "dealloc"});
         Out.report(std::move(F));

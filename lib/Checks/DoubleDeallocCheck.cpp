@@ -29,15 +29,14 @@ public:
       for (const Event *D : R.Deallocs) {
         if (!(L.stateBefore(*D).phases(R.Slot) & PhaseFreed))
           continue;
-        Finding F = makeFinding(
-            G, *D,
+        Finding F = makeKernelLevelFinding(G, *D,
             fmt::format("'{}' is freed twice: this tcgen05.dealloc runs "
                         "after the region was already freed on some path "
                         "(rule A9)",
                         R.Name));
         for (const Event *Other : R.Deallocs)
           if (Other != D) {
-            F.Notes.push_back({Other->userLoc(), "also freed here"});
+            F.Notes.push_back({Other->kernelLoc(), "also freed here"});
             break;
           }
         Out.report(std::move(F));

@@ -31,8 +31,7 @@ public:
       const Event &Alloc = *R.Allocs.front();
       std::string Cols =
           R.Columns ? fmt::format(" ({} columns)", *R.Columns) : "";
-      Finding F = makeFinding(
-          G, Alloc,
+      Finding F = makeKernelLevelFinding(G, Alloc,
           fmt::format("TMEM allocated into '{}'{} is still allocated when "
                       "the kernel exits on some path; free it with "
                       "tcgen05.dealloc before every exit (rule A9)",

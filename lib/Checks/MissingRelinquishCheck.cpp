@@ -36,13 +36,12 @@ public:
     });
     if (!First)
       return;
-    Finding F = makeFinding(
-        G, *First,
+    Finding F = makeKernelLevelFinding(G, *First,
         fmt::format("kernel '{}' allocates TMEM but never executes "
                     "tcgen05.relinquish_alloc_permit; the next CTA on this "
                     "SM cannot allocate until this one exits (rule A8)",
                     G.Name));
-    F.Notes.push_back({First->userLoc(),
+    F.Notes.push_back({First->kernelLoc(),
                        "relinquish the permit after the last alloc, in the "
                        "allocating warp"});
     Out.report(std::move(F));

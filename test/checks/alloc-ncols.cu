@@ -1,4 +1,4 @@
-// RUN: not %tmemcheck %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck --checks='-*,tmem-alloc-ncols' %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
 //
 // tmem-alloc-ncols: column counts that reach tcgen05.alloc/dealloc through
 // registers (ptxas cannot check them, rules EXP-2) and dealloc immediates

@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <map>
 
 using namespace llvm;
@@ -81,6 +82,10 @@ cl::opt<bool> NoSnippets("no-snippets",
                                   "diagnostics"),
                          cl::cat(Category));
 
+cl::opt<bool> Timing("timing",
+                     cl::desc("Print per-file times of parsing, graph "
+                              "construction and checks to stderr"),
+                     cl::cat(Category));
 cl::opt<bool> DumpEvents("dump-events",
                          cl::desc("Print the event graph of every kernel "
                                   "(for debugging tmemcheck)"),
@@ -253,15 +258,23 @@ int main(int argc, const char **argv) {
            << "' matches no check (see --list-checks)\n";
 
   if (ListChecks) {
+    std::vector<const CheckInfo *> Sorted;
+    for (const CheckInfo &C : CheckRegistry::all())
+      Sorted.push_back(&C);
+    llvm::sort(Sorted, [](const CheckInfo *A, const CheckInfo *B) {
+      return A->Name < B->Name;
+    });
     outs() << "Enabled checks:\n";
-    for (const CheckInfo &C : CheckRegistry::all())
-      if (Filter.isEnabled(C.Name))
-        outs() << "    " << C.Name << "\n";
+    for (const CheckInfo *C : Sorted)
+      if (Filter.isEnabled(C->Name))
+        outs() << "    " << C->Name << "\n";
     outs() << "\nAll checks:\n";
-    for (const CheckInfo &C : CheckRegistry::all())
+    for (const CheckInfo *CP : Sorted) {
+      const CheckInfo &C = *CP;
       outs() << fmt::format("    {:<36} {:<8}{} {}\n", C.Name,
                             severityName(C.DefaultSeverity).str(),
                             C.Strict ? " strict" : "", C.Summary);
+    }
     return ExitClean;
   }
 
@@ -322,11 +335,21 @@ int main(int argc, const char **argv) {
     if (DumpEvents)
       for (const KernelGraph &G : TU.Kernels)
         dumpGraph(G, outs());
+    auto ChecksStart = std::chrono::steady_clock::now();
     for (const KernelGraph &G : TU.Kernels) {
       ++Kernels;
       AnalysisContext Ctx(G);
       for (auto &C : Active)
         C->checkKernel(Ctx, Sink);
+    }
+    if (Timing) {
+      double Checks = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - ChecksStart)
+                          .count();
+      errs() << fmt::format("tmemcheck: timing {}: parse {:.4f} s, graphs "
+                            "{:.4f} s, checks {:.4f} s, {} kernel(s)\n",
+                            File, TU.FrontendSeconds - TU.GraphSeconds,
+                            TU.GraphSeconds, Checks, TU.Kernels.size());
     }
     for (const Finding &F : Sink.takeSorted()) {
       Printer.print(F);

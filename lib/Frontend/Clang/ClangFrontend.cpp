@@ -21,6 +21,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 using namespace clang;
 
 namespace tmemcheck {
@@ -57,7 +59,18 @@ public:
 /// templates without instantiations as patterns.
 class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
 public:
+  explicit KernelFinder(const SourceManager &SM) : SM(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  /// System headers (the CUDA runtime, CCCL) hold no kernels to check;
+  /// skipping them keeps the walk proportional to the user's code. Their
+  /// wrappers are still analysed when a kernel calls them.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->hasAttr<CUDAGlobalAttr>() ||
@@ -81,6 +94,9 @@ public:
 
   std::vector<std::pair<const FunctionDecl *, bool>> Kernels;
   unsigned Tcgen05 = 0;
+
+private:
+  const SourceManager &SM;
 };
 
 /// Builds graphs once the TU is parsed.
@@ -90,14 +106,24 @@ public:
       : Out(Out), Limits(Limits) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    KernelFinder Finder;
+    auto Start = std::chrono::steady_clock::now();
+    KernelFinder Finder(Ctx.getSourceManager());
     Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
     Out.Tcgen05Instructions += Finder.Tcgen05;
     ValueEvaluator Eval(Ctx);
     GraphBuilder Builder(Ctx, Eval, Limits);
-    for (auto [FD, IsPattern] : Finder.Kernels) {
+    for (auto [FD, IsPattern] : Finder.Kernels)
       Out.Kernels.push_back(Builder.build(FD, IsPattern));
-    }
+    Out.Remarks.insert(Out.Remarks.end(), Builder.remarks().begin(),
+                       Builder.remarks().end());
+    // tcgen05 reached through wrappers in system headers counts too.
+    for (const KernelGraph &G : Out.Kernels)
+      G.forEachEvent([&](const Event &E) {
+        Out.Tcgen05Instructions += E.K == Event::Kind::Tmem;
+      });
+    Out.GraphSeconds += std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - Start)
+                            .count();
   }
 
 private:
@@ -163,7 +189,11 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   GraphActionFactory Factory(Result, Limits);
+  auto Start = std::chrono::steady_clock::now();
   Tool.run(&Factory);
+  Result.FrontendSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   Result.CompileErrors = Errors.Errors;
   Result.FirstError = Errors.First;
   if (!Result.Parsed && Result.FirstError.empty())

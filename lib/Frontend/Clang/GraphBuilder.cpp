@@ -377,21 +377,25 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   return Cont;
 }
 
-void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
-                                const Frame &F) {
+const GraphBuilder::DecodedAsm &
+GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
+  std::unique_ptr<DecodedAsm> &Slot = AsmCache[&S];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<DecodedAsm>();
+  DecodedAsm &D = *Slot;
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Template = S.getAsmString();
   std::vector<ptx::AsmOperandInfo> Infos;
-  std::vector<const Expr *> Exprs;
   for (unsigned I = 0; I < S.getNumOutputs(); ++I) {
     Infos.push_back({S.getOutputName(I).str(), S.getOutputConstraint(I),
                      /*IsOutput=*/true});
-    Exprs.push_back(S.getOutputExpr(I));
+    D.Exprs.push_back(S.getOutputExpr(I));
   }
   for (unsigned I = 0; I < S.getNumInputs(); ++I) {
     Infos.push_back({S.getInputName(I).str(), S.getInputConstraint(I),
                      /*IsOutput=*/false});
-    Exprs.push_back(S.getInputExpr(I));
+    D.Exprs.push_back(S.getInputExpr(I));
   }
   ptx::ParsedAsm Parsed = ptx::parseInlineAsm(Template, Infos);
 
@@ -404,11 +408,33 @@ void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
     return toSourceLoc(SM, S.getAsmLoc());
   };
 
-  bool MentionsTcgen05 = Template.find("tcgen05") != std::string::npos;
-  if (MentionsTcgen05)
-    for (const ptx::ParseDiagnostic &D : Parsed.Diagnostics)
-      G->Remarks.push_back({LocOfByte(D.Range.Offset),
-                            "cannot parse inline asm: " + D.Message});
+  // Asm that is not about tcgen05 (address conversions, mbarriers) may use
+  // PTX this parser does not know; only tcgen05 text deserves a remark.
+  if (Template.find("tcgen05") != std::string::npos)
+    for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics)
+      Remarks.push_back({LocOfByte(PD.Range.Offset),
+                         "cannot parse inline asm: " + PD.Message});
+  for (ptx::Instruction &I : Parsed.Instructions) {
+    std::vector<ptx::ParseDiagnostic> Diags;
+    std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
+    for (const ptx::ParseDiagnostic &PD : Diags)
+      Remarks.push_back({LocOfByte(PD.Range.Offset),
+                         "cannot decode '" + I.Opcode + "': " + PD.Message});
+    std::optional<SyncOp> Sync;
+    if (!Op)
+      Sync = decodeSyncOp(I);
+    if (!Op && !Sync)
+      continue;
+    SourceLoc Loc = LocOfByte(I.OpcodeRange.Offset);
+    D.Instrs.push_back({std::move(I), std::move(Op), Sync, std::move(Loc)});
+  }
+  return D;
+}
+
+void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
+                                const Frame &F) {
+  const DecodedAsm &D = decodeAsm(S);
+  const std::vector<const Expr *> &Exprs = D.Exprs;
 
   std::function<OperandValue(const ptx::Operand &)> EvalOperand =
       [&](const ptx::Operand &O) {
@@ -445,26 +471,16 @@ void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
         return V;
       };
 
-  for (const ptx::Instruction &I : Parsed.Instructions) {
-    std::vector<ptx::ParseDiagnostic> Diags;
-    std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
-    for (const ptx::ParseDiagnostic &D : Diags)
-      G->Remarks.push_back({LocOfByte(D.Range.Offset),
-                            "cannot decode '" + I.Opcode + "': " + D.Message});
-    std::optional<SyncOp> Sync;
-    if (!Op)
-      Sync = decodeSyncOp(I);
-    if (!Op && !Sync)
-      continue;
+  for (const DecodedAsm::Instr &DI : D.Instrs) {
     Event E;
-    E.K = Op ? Event::Kind::Tmem : Event::Kind::Sync;
-    E.Op = Op;
-    E.Sync = Sync;
-    E.Opcode = I.Opcode;
-    E.Guarded = I.Pred.has_value();
-    E.Loc = LocOfByte(I.OpcodeRange.Offset);
+    E.K = DI.Op ? Event::Kind::Tmem : Event::Kind::Sync;
+    E.Op = DI.Op;
+    E.Sync = DI.Sync;
+    E.Opcode = DI.I.Opcode;
+    E.Guarded = DI.I.Pred.has_value();
+    E.Loc = DI.Loc;
     E.Stack = F.Stack;
-    for (const ptx::Operand &O : I.Operands)
+    for (const ptx::Operand &O : DI.I.Operands)
       E.Operands.push_back(EvalOperand(O));
     addEvent(Cur, std::move(E));
   }

@@ -13,6 +13,8 @@
 
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
+#include "tmemcheck/Model/TmemOp.h"
+#include "tmemcheck/Ptx/Instruction.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
@@ -56,6 +58,19 @@ private:
                       llvm::ArrayRef<const clang::Expr *> Args,
                       const clang::Expr *This, clang::SourceLocation CallLoc,
                       unsigned Cur, const Frame &F);
+  /// An asm statement parsed and decoded once, whatever the number of
+  /// call sites it is inlined into.
+  struct DecodedAsm {
+    struct Instr {
+      ptx::Instruction I;
+      std::optional<TmemOp> Op;
+      std::optional<SyncOp> Sync;
+      SourceLoc Loc;
+    };
+    std::vector<Instr> Instrs;
+    std::vector<const clang::Expr *> Exprs; ///< outputs, then inputs
+  };
+  const DecodedAsm &decodeAsm(const clang::GCCAsmStmt &S);
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
   void addEvent(unsigned Block, Event E);
   bool overBudget();
@@ -72,6 +87,14 @@ private:
       Cfgs;
   std::vector<std::unique_ptr<Frame>> Frames;
   std::unique_ptr<RelevanceOracle> Relevance;
+  llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
+      AsmCache;
+  std::vector<AnalysisRemark> Remarks;
+
+public:
+  /// Remarks about asm text that could not be parsed or decoded, once per
+  /// statement of the translation unit.
+  const std::vector<AnalysisRemark> &remarks() const { return Remarks; }
 };
 
 } // namespace tmemcheck

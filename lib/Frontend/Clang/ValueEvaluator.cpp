@@ -264,6 +264,16 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD)
       return 0;
+    // Fields of `this` or of a local object are register copies (an RAII
+    // allocator's `tmem_addr`), not the shared-memory slot itself.
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base))
+      return 0;
+    if (const auto *BaseRef = dyn_cast<DeclRefExpr>(Base))
+      if (const auto *BV = dyn_cast<VarDecl>(BaseRef->getDecl()))
+        if (BV->hasLocalStorage() && !BV->getType()->isReferenceType() &&
+            !BV->getType()->isPointerType() && !BV->hasAttr<CUDASharedAttr>())
+          return 0;
     if (Name)
       *Name = FD->getName().str();
     return hashIdentity(FD);
@@ -281,18 +291,7 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
 }
 
 AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
-  AbstractValue V = evaluateImpl(E, F, 0);
-  if (V.Spelling.empty() && E) {
-    // The spelling of the outermost expression, for messages.
-    const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-    bool Invalid = false;
-    StringRef Text =
-        Lexer::getSourceText(R, SM, Ctx.getLangOpts(), &Invalid);
-    if (!Invalid && Text.size() < 80)
-      V.Spelling = Text.str();
-  }
-  return V;
+  return evaluateImpl(E, F, 0);
 }
 
 AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
