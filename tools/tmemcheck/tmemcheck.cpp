@@ -12,6 +12,7 @@
 #include "tmemcheck/Checks/CheckFilter.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Report/Suppressions.h"
 #include "tmemcheck/Report/TextPrinter.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -314,6 +315,7 @@ int main(int argc, const char **argv) {
       Active.push_back(C.Create());
 
   TextPrinter Printer(outs(), !NoSnippets);
+  Suppressions Nolint;
   bool ToolFailed = false;
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
   for (const std::string &File : Sources) {
@@ -352,6 +354,8 @@ int main(int argc, const char **argv) {
                             TU.GraphSeconds, Checks, TU.Kernels.size());
     }
     for (const Finding &F : Sink.takeSorted()) {
+      if (Nolint.isSuppressed(F))
+        continue;
       Printer.print(F);
       (F.Level == Severity::Error ? Errors : Warnings) += 1;
     }

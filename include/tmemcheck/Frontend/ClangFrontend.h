@@ -42,6 +42,10 @@ struct TranslationUnitResult {
   unsigned Tcgen05Instructions = 0;
   std::vector<KernelGraph> Kernels;
   std::vector<AnalysisRemark> Remarks;
+  /// Wall time of the whole front end (parse + graph construction) and of
+  /// the graph construction alone, for --timing and the benchmarks.
+  double FrontendSeconds = 0;
+  double GraphSeconds = 0;
 };
 
 /// Parses \p File with its command from \p Db, adjusted by \p Env.

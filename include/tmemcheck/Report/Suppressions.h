@@ -1,0 +1,37 @@
+//===- Suppressions.h - NOLINT comments -------------------------*- C++ -*-===//
+//
+// Part of tmemcheck. Honors clang-tidy's suppression comments in the
+// user's source: `// NOLINT`, `// NOLINT(check,glob-*)`,
+// `// NOLINTNEXTLINE(...)`, and `// NOLINTBEGIN(...)` / `// NOLINTEND(...)`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_REPORT_SUPPRESSIONS_H
+#define TMEMCHECK_REPORT_SUPPRESSIONS_H
+
+#include "tmemcheck/Report/Finding.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <vector>
+
+namespace tmemcheck {
+
+/// Decides whether a finding is suppressed by a comment in its file.
+class Suppressions {
+public:
+  bool isSuppressed(const Finding &F);
+
+private:
+  struct FileInfo {
+    std::vector<std::string> Lines;
+  };
+  const FileInfo &fileInfo(const std::string &Path);
+
+  llvm::StringMap<FileInfo> Files;
+};
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_REPORT_SUPPRESSIONS_H
