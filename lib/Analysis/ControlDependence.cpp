@@ -16,7 +16,7 @@ namespace tmemcheck {
 
 ControlDependence::ControlDependence(const KernelGraph &G)
     : G(G), IPDom(G.Blocks.size(), -1), Controllers(G.Blocks.size()),
-      DivergentJoin(G.Blocks.size(), 0), AllControllers(G.Blocks.size()),
+      DivergentJoins(G.Blocks.size()), AllControllers(G.Blocks.size()),
       AllControllersDone(G.Blocks.size(), 0) {
   const unsigned N = G.Blocks.size();
   if (N == 0)
@@ -108,7 +108,7 @@ ControlDependence::ControlDependence(const KernelGraph &G)
       continue;
     if (Blk.BranchUniformity &&
         *Blk.BranchUniformity != Uniformity::CtaUniform && IPDom[A] >= 0)
-      DivergentJoin[IPDom[A]] = 1;
+      DivergentJoins[IPDom[A]].push_back(A);
     for (unsigned S : Blk.Succs) {
       int Runner = S;
       unsigned Steps = 0;
@@ -120,6 +120,15 @@ ControlDependence::ControlDependence(const KernelGraph &G)
       }
     }
   }
+  orderDivergentJoins();
+}
+
+void ControlDependence::orderDivergentJoins() {
+  // Innermost first: a branch nested in another has more controllers.
+  for (std::vector<unsigned> &Joins : DivergentJoins)
+    std::stable_sort(Joins.begin(), Joins.end(), [&](unsigned A, unsigned B) {
+      return allControllers(A).size() > allControllers(B).size();
+    });
 }
 
 const std::vector<unsigned> &

@@ -39,14 +39,38 @@ bool publishes(const Event &E) {
   }
 }
 
-/// Sets of phases joined where the arms of a divergent branch meet: every
-/// arm ran for some threads, so the CTA is as far along as the furthest.
-PhaseSet advance(PhaseSet A, PhaseSet B) {
-  PhaseSet R = 0;
-  for (unsigned I = 0; I < 8; ++I)
-    for (unsigned J = 0; J < 8; ++J)
-      if ((A & (1u << I)) && (B & (1u << J)))
-        R |= 1u << std::max(I, J);
+/// Union of two CTA states: CTA-uniform alternatives.
+void unionInto(CtaState &R, const CtaState &P) {
+  for (const auto &[Slot, Phases] : P.Regions)
+    R.Regions[Slot] = R.phases(Slot) | Phases;
+  for (auto &[Slot, Phases] : R.Regions)
+    if (!P.Regions.count(Slot))
+      Phases |= PhaseUnallocated;
+  R.Relinquished |= P.Relinquished;
+}
+
+/// The arms of a divergent branch all ran, each for some threads: the CTA
+/// ends up with every change an arm made to the state at the branch. An arm
+/// that left a region alone does not undo another arm's alloc or free.
+CtaState mergeArms(const CtaState &Base,
+                   const std::vector<const CtaState *> &Arms) {
+  CtaState R = Base;
+  std::map<uint64_t, PhaseSet> Keys = Base.Regions;
+  for (const CtaState *A : Arms)
+    for (const auto &[Slot, Phases] : A->Regions)
+      Keys.insert({Slot, 0});
+  for (const auto &[Slot, Unused] : Keys) {
+    PhaseSet B = Base.phases(Slot), Changed = 0;
+    for (const CtaState *A : Arms)
+      if (A->phases(Slot) != B)
+        Changed |= A->phases(Slot);
+    R.Regions[Slot] = Changed ? Changed : B;
+  }
+  uint8_t Relinquished = 0;
+  for (const CtaState *A : Arms)
+    if (A->Relinquished != Base.Relinquished)
+      Relinquished |= A->Relinquished;
+  R.Relinquished = Relinquished ? Relinquished : Base.Relinquished;
   return R;
 }
 
@@ -118,13 +142,12 @@ LifecycleAnalysis::LifecycleAnalysis(const KernelGraph &G,
     unsigned B = Work.front();
     Work.pop_front();
     Queued[B] = 0;
-    std::vector<const CtaState *> Preds;
+    bool AnyPred = false;
     for (unsigned P : G.Blocks[B].Preds)
-      if (Done[P])
-        Preds.push_back(&Out[P]);
-    if (B != G.Entry && Preds.empty())
+      AnyPred |= Done[P] != 0;
+    if (B != G.Entry && !AnyPred)
       continue;
-    In[B] = joinInto(B, Preds);
+    In[B] = joinInto(B, Done);
     CtaState S = In[B];
     for (const Event &E : G.Blocks[B].Events)
       transfer(E, S);
@@ -154,6 +177,8 @@ LifecycleAnalysis::LifecycleAnalysis(const KernelGraph &G,
 
 void LifecycleAnalysis::collectRegions() {
   G.forEachEvent([&](const Event &E) {
+    if (E.K == Event::Kind::OpaqueCall)
+      Complete = false;
     if (isTmem(E, TmemOpKind::RelinquishAllocPermit))
       Relinquishes.push_back(&E);
     if (!isTmem(E, TmemOpKind::Alloc))
@@ -191,6 +216,8 @@ void LifecycleAnalysis::collectRegions() {
     R.Columns = Cols;
   }
   std::sort(Relinquishes.begin(), Relinquishes.end(), ById);
+  if (UnresolvedAlloc || G.Truncated)
+    Complete = false;
 }
 
 const Region *LifecycleAnalysis::region(uint64_t Slot) const {
@@ -208,6 +235,13 @@ void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
     for (auto &[Slot, Phases] : S.Regions)
       if (Phases & PhaseAllocatedUnpublished)
         Phases = (Phases & ~PhaseAllocatedUnpublished) | PhaseAllocated;
+    return;
+  }
+  if (E.K == Event::Kind::OpaqueCall) {
+    // It may free any live region: never report a leak past it.
+    for (auto &[Slot, Phases] : S.Regions)
+      if (Phases & PhaseAnyAllocated)
+        Phases = (Phases & ~PhaseAnyAllocated) | PhaseFreedUnknown;
     return;
   }
   if (E.K != Event::Kind::Tmem || !E.Op)
@@ -238,27 +272,44 @@ void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
   }
 }
 
-CtaState
-LifecycleAnalysis::joinInto(unsigned Block,
-                            const std::vector<const CtaState *> &Preds) const {
-  if (Preds.empty())
-    return CtaState();
-  CtaState R = *Preds.front();
-  bool Divergent = CD.isDivergentJoin(Block);
-  for (size_t I = 1; I < Preds.size(); ++I) {
-    const CtaState &P = *Preds[I];
-    std::map<uint64_t, PhaseSet> Merged;
-    auto Keys = R.Regions;
-    for (const auto &[Slot, Phases] : P.Regions)
-      Keys.insert({Slot, 0});
-    for (const auto &[Slot, Unused] : Keys) {
-      PhaseSet A = R.phases(Slot), B = P.phases(Slot);
-      Merged[Slot] = Divergent ? advance(A, B) : (A | B);
+CtaState LifecycleAnalysis::joinInto(unsigned Block,
+                                     const std::vector<uint8_t> &Done) const {
+  struct Incoming {
+    unsigned From;
+    CtaState State;
+  };
+  std::vector<Incoming> Items;
+  for (unsigned P : G.Blocks[Block].Preds)
+    if (Done[P])
+      Items.push_back({P, Out[P]});
+  // Merge the arms of each divergent branch that ends here, innermost
+  // first; the merged state stands for the branch block in outer merges.
+  for (unsigned D : CD.divergentBranchesJoiningAt(Block)) {
+    if (!Done[D])
+      continue;
+    std::vector<const CtaState *> Arms;
+    std::vector<Incoming> Rest;
+    for (Incoming &I : Items) {
+      const std::vector<unsigned> &Ctl = CD.allControllers(I.From);
+      if (I.From == D || std::binary_search(Ctl.begin(), Ctl.end(), D))
+        Arms.push_back(&I.State);
     }
-    R.Regions = std::move(Merged);
-    R.Relinquished = Divergent ? advance(R.Relinquished, P.Relinquished)
-                               : (R.Relinquished | P.Relinquished);
+    if (Arms.empty())
+      continue;
+    CtaState Merged = mergeArms(Out[D], Arms);
+    for (Incoming &I : Items) {
+      const std::vector<unsigned> &Ctl = CD.allControllers(I.From);
+      if (!(I.From == D || std::binary_search(Ctl.begin(), Ctl.end(), D)))
+        Rest.push_back(std::move(I));
+    }
+    Rest.push_back({D, std::move(Merged)});
+    Items = std::move(Rest);
   }
+  if (Items.empty())
+    return CtaState();
+  CtaState R = std::move(Items.front().State);
+  for (size_t I = 1; I < Items.size(); ++I)
+    unionInto(R, Items[I].State);
   return R;
 }
 

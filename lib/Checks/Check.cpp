@@ -34,6 +34,7 @@ Finding Check::makeKernelLevelFinding(const KernelGraph &G, const Event &E,
 }
 
 Finding Check::withInstructionNote(Finding F, const Event &E) {
+  F.Order = E.Id;
   if (!(F.Loc == E.Loc)) {
     // Name the wrapper the user called: the frame entered from user code.
     std::string Wrapper;

@@ -27,7 +27,7 @@ public:
     const LifecycleAnalysis &L = Ctx.lifecycle();
     // Findings about region identity need every alloc resolved and the
     // whole kernel seen.
-    bool Complete = !L.hasUnresolvedAlloc() && G.Remarks.empty();
+    bool Complete = L.isComplete();
     G.forEachEvent([&](const Event &E) {
       if (E.K != Event::Kind::Tmem || !E.Op ||
           E.Op->Kind != TmemOpKind::Dealloc)

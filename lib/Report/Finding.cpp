@@ -26,8 +26,8 @@ llvm::StringRef severityName(Severity S) {
 }
 
 bool operator<(const Finding &A, const Finding &B) {
-  return std::tie(A.Loc, A.CheckName, A.Message) <
-         std::tie(B.Loc, B.CheckName, B.Message);
+  return std::tie(A.Loc, A.Order, A.CheckName, A.Message) <
+         std::tie(B.Loc, B.Order, B.CheckName, B.Message);
 }
 
 void FindingSink::report(Finding F) {

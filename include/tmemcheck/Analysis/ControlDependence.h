@@ -36,15 +36,19 @@ public:
   /// branch, whether \p B runs.
   const std::vector<unsigned> &allControllers(unsigned B) const;
 
-  /// True if \p B is where the arms of a branch whose condition is not
-  /// CTA-uniform meet again (its immediate post-dominator).
-  bool isDivergentJoin(unsigned B) const { return DivergentJoin[B]; }
+  /// Branches whose condition is not CTA-uniform and whose arms meet again
+  /// at \p B (B is their immediate post-dominator), innermost first.
+  llvm::ArrayRef<unsigned> divergentBranchesJoiningAt(unsigned B) const {
+    return DivergentJoins[B];
+  }
 
 private:
+  void orderDivergentJoins();
+
   const KernelGraph &G;
   std::vector<int> IPDom;
   std::vector<std::vector<unsigned>> Controllers;
-  std::vector<uint8_t> DivergentJoin;
+  std::vector<std::vector<unsigned>> DivergentJoins;
   mutable std::vector<std::vector<unsigned>> AllControllers;
   mutable std::vector<uint8_t> AllControllersDone;
 };

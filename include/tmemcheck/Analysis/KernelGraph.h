@@ -45,6 +45,9 @@ struct Event {
     VariableRead, ///< the value of a tracked variable is used.
     SlotRead,     ///< a 32-bit shared-memory slot is read (Slot is set).
     Return,       ///< a return statement of the kernel itself.
+    OpaqueCall,   ///< a call that could not be followed (no body, a
+                  ///< dependent call in a template pattern, the depth
+                  ///< bound): it may do anything to TMEM.
   };
 
   Kind K = Kind::Tmem;
@@ -115,6 +118,8 @@ struct KernelGraph {
   unsigned Exit = 0;
   /// The kernel is an uninstantiated template analysed as a pattern.
   bool IsPattern = false;
+  /// The event budget was hit: the graph is missing the rest of the kernel.
+  bool Truncated = false;
   std::vector<AnalysisRemark> Remarks;
 
   unsigned addBlock();

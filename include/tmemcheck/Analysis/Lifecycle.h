@@ -7,8 +7,8 @@
 // address into. TMEM is a CTA resource, so the state is the CTA's: branches
 // on CTA-uniform conditions are real alternatives (their states are
 // joined as sets), while the arms of a lane- or warp-dependent branch are
-// all executed by some threads, so where they meet the CTA's state is the
-// most advanced of the arms (an alloc by warp 0 has happened for the CTA).
+// all executed by some threads, so where they meet the CTA has every change
+// any arm made (an alloc by warp 0 has happened for the CTA).
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +92,11 @@ public:
   /// findings are then unreliable.
   bool hasUnresolvedAlloc() const { return UnresolvedAlloc; }
 
+  /// True when every TMEM effect of the kernel is visible: all allocs
+  /// resolved, no opaque call, no budget cut. Findings that need to know
+  /// every alloc (a dealloc nobody allocated) require it.
+  bool isComplete() const { return Complete; }
+
   /// The relinquish events of the kernel.
   const std::vector<const Event *> &relinquishes() const {
     return Relinquishes;
@@ -100,8 +105,7 @@ public:
 private:
   void collectRegions();
   void transfer(const Event &E, CtaState &S) const;
-  CtaState joinInto(unsigned Block,
-                    const std::vector<const CtaState *> &Preds) const;
+  CtaState joinInto(unsigned Block, const std::vector<uint8_t> &Done) const;
 
   const KernelGraph &G;
   const ControlDependence &CD;
@@ -109,6 +113,7 @@ private:
   llvm::DenseMap<uint64_t, unsigned> RegionIndex;
   std::vector<const Event *> Relinquishes;
   bool UnresolvedAlloc = false;
+  bool Complete = true;
   std::vector<CtaState> In, Out;
   std::map<unsigned, CtaState> Before; ///< by event id
   CtaState Exit;

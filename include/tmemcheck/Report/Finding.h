@@ -35,6 +35,9 @@ struct Finding {
   std::string Message;
   std::vector<FindingNote> Notes;
   std::string Kernel; ///< the kernel the finding was found in (for reports).
+  /// Program order of the event behind the finding: orders findings that
+  /// share a location (two instructions of one inlined helper).
+  unsigned Order = 0;
 
   friend bool operator<(const Finding &A, const Finding &B);
 };

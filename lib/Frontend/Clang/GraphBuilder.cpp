@@ -112,6 +112,7 @@ bool GraphBuilder::overBudget() {
   if (G->Blocks.size() <= Limits.MaxBlocksPerKernel &&
       EventCount <= Limits.MaxEventsPerKernel)
     return false;
+  G->Truncated = true;
   if (!BudgetReported) {
     BudgetReported = true;
     G->Remarks.push_back(
@@ -250,8 +251,14 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
 
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee)
+    if (!Callee) {
+      // A dependent call of a template pattern, or a call through a
+      // pointer: it may allocate or free for all we know.
+      if (CE->isTypeDependent() || CE->isValueDependent() ||
+          !isa<CXXPseudoDestructorExpr>(CE->getCallee()))
+        addOpaqueCall(Cur, CE->getBeginLoc(), F);
       return Cur;
+    }
     if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
       Event E;
       E.K = Event::Kind::Sync;
@@ -331,20 +338,39 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   return Cur;
 }
 
+void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,
+                                 const Frame &F) {
+  Event E;
+  E.K = Event::Kind::OpaqueCall;
+  E.Loc = toSourceLoc(Ctx.getSourceManager(), Loc);
+  E.Stack = F.Stack;
+  addEvent(Cur, std::move(E));
+}
+
 unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
                                   llvm::ArrayRef<const Expr *> Args,
                                   const Expr *This, SourceLocation CallLoc,
                                   unsigned Cur, const Frame &F) {
   const FunctionDecl *Def = nullptr;
-  if (!Callee->hasBody(Def) || !Def || !Def->getBody())
+  if (!Callee->hasBody(Def) || !Def || !Def->getBody()) {
+    // Declared only (another -rdc unit, a library): opaque, unless it is a
+    // builtin or a known runtime function without TMEM effects.
+    if (Callee->getBuiltinID() == 0 && !Callee->isInStdNamespace() &&
+        !Callee->getLocation().isInvalid() &&
+        !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+      addOpaqueCall(Cur, CallLoc, F);
     return Cur;
+  }
   if (!Relevance->isRelevant(Def))
     return Cur;
   for (const Frame *P = &F; P; P = P->Parent)
     if (P->Function &&
-        P->Function->getCanonicalDecl() == Def->getCanonicalDecl())
-      return Cur; // recursion: the first activation stands for all
+        P->Function->getCanonicalDecl() == Def->getCanonicalDecl()) {
+      addOpaqueCall(Cur, CallLoc, F); // recursion is not followed
+      return Cur;
+    }
   if (F.depth() >= Limits.MaxCallDepth) {
+    addOpaqueCall(Cur, CallLoc, F);
     if (!DepthReported) {
       DepthReported = true;
       G->Remarks.push_back(

@@ -73,6 +73,7 @@ private:
   const DecodedAsm &decodeAsm(const clang::GCCAsmStmt &S);
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
   void addEvent(unsigned Block, Event E);
+  void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
   bool overBudget();
 
   clang::ASTContext &Ctx;

@@ -121,8 +121,45 @@ bool isLaneOnlyAddend(const Expr *E, const ASTContext &Ctx) {
 /// Collects variables whose value can change after their initialisation.
 class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
 public:
-  explicit ModificationFinder(llvm::DenseSet<const VarDecl *> &Out)
-      : Out(Out) {}
+  ModificationFinder(llvm::DenseSet<const VarDecl *> &Out,
+                     llvm::DenseMap<const VarDecl *, const Expr *> &Steps)
+      : Out(Out), Steps(Steps) {}
+
+  /// `for (int k = init; ...; ++k / k += step)` with k changed nowhere else
+  /// is an induction variable: its uniformity is that of init and step.
+  bool TraverseForStmt(ForStmt *FS) {
+    const VarDecl *Induction = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit()))
+      if (DS->isSingleDecl())
+        Induction = dyn_cast<VarDecl>(DS->getSingleDecl());
+    const Expr *Step = nullptr;
+    bool IsStep = false;
+    if (Induction && FS->getInc()) {
+      const Expr *Inc = FS->getInc()->IgnoreParenImpCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+        IsStep = UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(),
+                                                          Induction);
+      if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
+        if ((CA->getOpcode() == BO_AddAssign ||
+             CA->getOpcode() == BO_SubAssign) &&
+            refersTo(CA->getLHS(), Induction)) {
+          IsStep = true;
+          Step = CA->getRHS();
+        }
+    }
+    if (IsStep) {
+      // Visit everything but the increment, then remember the step.
+      TraverseStmt(FS->getInit());
+      TraverseStmt(FS->getCond());
+      TraverseStmt(FS->getBody());
+      if (Step)
+        TraverseStmt(const_cast<Expr *>(Step));
+      if (!Out.contains(Induction))
+        Steps[Induction] = Step ? Step : FS->getInc();
+      return true;
+    }
+    return RecursiveASTVisitor::TraverseForStmt(FS);
+  }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
@@ -168,6 +205,10 @@ public:
   }
 
 private:
+  static bool refersTo(const Expr *E, const VarDecl *V) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  }
   void mark(const Expr *E) {
     E = E->IgnoreParenImpCasts();
     while (true) {
@@ -183,6 +224,7 @@ private:
         Out.insert(V);
   }
   llvm::DenseSet<const VarDecl *> &Out;
+  llvm::DenseMap<const VarDecl *, const Expr *> &Steps;
 };
 
 } // namespace
@@ -208,7 +250,7 @@ void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
   if (!FD || !ScannedFunctions.insert(FD).second)
     return;
   if (Stmt *Body = FD->getBody()) {
-    ModificationFinder Finder(ModifiedVars);
+    ModificationFinder Finder(ModifiedVars, InductionSteps);
     Finder.TraverseStmt(Body);
   }
 }
@@ -217,7 +259,7 @@ bool ValueEvaluator::isModified(const VarDecl *V) {
   if (const auto *FD = dyn_cast_or_null<FunctionDecl>(
           V->getParentFunctionOrMethod()))
     collectModifiedVars(FD);
-  return ModifiedVars.contains(V);
+  return ModifiedVars.contains(V) || InductionSteps.count(V);
 }
 
 uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
@@ -371,6 +413,21 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (VD->hasAttr<CUDASharedAttr>())
         return Unknown;
+      if (isModified(VD) && !ModifiedVars.contains(VD)) {
+        // A loop induction variable: unknown value, uniform if its start
+        // and step are.
+        AbstractValue V = Unknown;
+        auto It = InductionSteps.find(VD);
+        const Expr *Step = It->second;
+        Uniformity StepU = Uniformity::CtaUniform;
+        if (Step && !isa<UnaryOperator>(Step->IgnoreParenImpCasts()))
+          StepU = evaluateImpl(Step, F, Depth + 1).Uniform;
+        Uniformity InitU =
+            VD->getInit() ? evaluateImpl(VD->getInit(), F, Depth + 1).Uniform
+                          : Uniformity::Unknown;
+        V.Uniform = join(InitU, StepU);
+        return V;
+      }
       if (const Expr *Init = VD->getAnyInitializer())
         if ((VD->getType().isConstQualified() || !isModified(VD)) &&
             !VD->getType()->isReferenceType() &&
@@ -420,6 +477,31 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
         V.Uniform = Uniformity::WarpUniform;
       if (BO->getOpcode() == BO_Shr && R.Constant && *R.Constant >= 5)
         V.Uniform = Uniformity::WarpUniform;
+    }
+    // `threadIdx.x < 64` selects whole warps of a 1-D block.
+    if (BO->isRelationalOp()) {
+      const Expr *Tid = nullptr;
+      const AbstractValue *Bound = nullptr;
+      BinaryOperatorKind Rel = BO->getOpcode();
+      if (builtinVariableUniformity(strip(BO->getLHS())) ==
+              Uniformity::ThreadVariant &&
+          R.Constant) {
+        Tid = BO->getLHS();
+        Bound = &R;
+      } else if (builtinVariableUniformity(strip(BO->getRHS())) ==
+                     Uniformity::ThreadVariant &&
+                 L.Constant) {
+        Tid = BO->getRHS();
+        Bound = &L;
+        Rel = BinaryOperator::reverseComparisonOp(Rel);
+      }
+      if (Tid) {
+        int64_t C = *Bound->Constant;
+        if (Rel == BO_LE || Rel == BO_GT)
+          ++C;
+        if (C >= 0 && C % 32 == 0)
+          V.Uniform = Uniformity::WarpUniform;
+      }
     }
     if (L.Constant && R.Constant) {
       int64_t A = *L.Constant, B = *R.Constant;

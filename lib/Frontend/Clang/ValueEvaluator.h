@@ -82,6 +82,8 @@ private:
   clang::ASTContext &Ctx;
   llvm::DenseSet<const clang::FunctionDecl *> ScannedFunctions;
   llvm::DenseSet<const clang::VarDecl *> ModifiedVars;
+  /// Loop induction variables and their step (or increment) expression.
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> InductionSteps;
   /// Frames created while evaluating through small helper functions.
   std::vector<std::unique_ptr<Frame>> HelperFrames;
 };
