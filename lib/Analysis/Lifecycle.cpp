@@ -173,6 +173,7 @@ LifecycleAnalysis::LifecycleAnalysis(const KernelGraph &G,
   }
   if (G.Exit < N)
     Exit = In[G.Exit];
+  this->Done = std::move(Done);
 }
 
 void LifecycleAnalysis::collectRegions() {
@@ -272,12 +273,9 @@ void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
   }
 }
 
-CtaState LifecycleAnalysis::joinInto(unsigned Block,
-                                     const std::vector<uint8_t> &Done) const {
-  struct Incoming {
-    unsigned From;
-    CtaState State;
-  };
+std::vector<LifecycleAnalysis::Incoming>
+LifecycleAnalysis::incoming(unsigned Block,
+                            const std::vector<uint8_t> &Done) const {
   std::vector<Incoming> Items;
   for (unsigned P : G.Blocks[Block].Preds)
     if (Done[P])
@@ -305,6 +303,12 @@ CtaState LifecycleAnalysis::joinInto(unsigned Block,
     Rest.push_back({D, std::move(Merged)});
     Items = std::move(Rest);
   }
+  return Items;
+}
+
+CtaState LifecycleAnalysis::joinInto(unsigned Block,
+                                     const std::vector<uint8_t> &Done) const {
+  std::vector<Incoming> Items = incoming(Block, Done);
   if (Items.empty())
     return CtaState();
   CtaState R = std::move(Items.front().State);
@@ -317,11 +321,11 @@ std::vector<SourceLoc> LifecycleAnalysis::leakingExits(uint64_t Slot) const {
   std::vector<SourceLoc> Result;
   if (G.Exit >= G.Blocks.size())
     return Result;
-  for (unsigned P : G.Blocks[G.Exit].Preds) {
-    if (P >= Out.size() || !(Out[P].phases(Slot) & PhaseAnyAllocated))
+  for (const Incoming &I : incoming(G.Exit, Done)) {
+    if (!(I.State.phases(Slot) & PhaseAnyAllocated))
       continue;
     SourceLoc Loc = G.EndLoc;
-    for (const Event &E : G.Blocks[P].Events)
+    for (const Event &E : G.Blocks[I.From].Events)
       if (E.K == Event::Kind::Return)
         Loc = E.Loc;
     if (std::find(Result.begin(), Result.end(), Loc) == Result.end())

@@ -105,6 +105,14 @@ public:
 private:
   void collectRegions();
   void transfer(const Event &E, CtaState &S) const;
+  /// The states flowing into \p Block, with the arms of divergent branches
+  /// that end there already merged (each stands as its branch block).
+  struct Incoming {
+    unsigned From;
+    CtaState State;
+  };
+  std::vector<Incoming> incoming(unsigned Block,
+                                 const std::vector<uint8_t> &Done) const;
   CtaState joinInto(unsigned Block, const std::vector<uint8_t> &Done) const;
 
   const KernelGraph &G;
@@ -115,6 +123,7 @@ private:
   bool UnresolvedAlloc = false;
   bool Complete = true;
   std::vector<CtaState> In, Out;
+  std::vector<uint8_t> Done; ///< blocks reached by the fixpoint
   std::map<unsigned, CtaState> Before; ///< by event id
   CtaState Exit;
   CtaState Empty;
