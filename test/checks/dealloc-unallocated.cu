@@ -1,0 +1,351 @@
+// RUN: not %tmemcheck --checks='-*,tmem-dealloc-unallocated' %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+//
+// tmem-dealloc-unallocated: a tcgen05.dealloc whose address is not the start
+// of an allocation: a constant, an offset into a region, a slot no alloc
+// writes, or a path on which the region was never allocated (rule A9).
+
+// Helpers used by the correct kernels at the end of the file. The buggy
+// kernels write their asm inline so that every finding has its own line.
+__device__ __forceinline__ void tmem_alloc(uint32_t *slot, uint32_t ncols) {
+  asm volatile(
+      "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;"
+      :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(slot))),
+         "r"(ncols) : "memory");
+}
+
+__device__ __forceinline__ void tmem_dealloc(uint32_t taddr, uint32_t ncols) {
+  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;"
+               :: "r"(taddr), "r"(ncols) : "memory");
+}
+
+__device__ __forceinline__ void tmem_relinquish() {
+  asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;"
+               ::: "memory");
+}
+
+__device__ __forceinline__ uint32_t tmem_ld1(uint32_t taddr) {
+  uint32_t v;
+  asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
+               : "=r"(v) : "r"(taddr) : "memory");
+  asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+  return v;
+}
+
+__device__ __forceinline__ void tmem_st1(uint32_t taddr, uint32_t v) {
+  asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};"
+               :: "r"(taddr), "r"(v) : "memory");
+  asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
+}
+
+// Fenced CTA barrier: orders tcgen05 work across the threads of the CTA.
+__device__ __forceinline__ void tmem_sync() {
+  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+  __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+}
+
+// Lane offset of the issuing warp's 32-lane quarter (rule M6).
+__device__ __forceinline__ uint32_t quarter_lanes() {
+  return ((threadIdx.x / 32) % 4 * 32) << 16;
+}
+
+// "The only allocation starts at column 0": not a value the alloc returned.
+__global__ void dealloc_constant_zero(float *out) {
+  __shared__ uint32_t slot;
+  if (threadIdx.x / 32 == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 512;"
+                 :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot))));
+    tmem_relinquish();
+  }
+  tmem_sync();
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(slot + quarter_lanes()));
+  tmem_sync();
+  if (threadIdx.x / 32 == 0)
+    // CHECK: dealloc-unallocated.cu:[[@LINE+1]]:19: error: tcgen05.dealloc of the constant address 0, which is not a value tcgen05.alloc returned; free the address the alloc stored in its shared-memory slot (rule A9) [tmem-dealloc-unallocated]
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 512;"
+                 :: "r"(0));
+}
+
+// The second half of a 128-column allocation is not an allocation start.
+__global__ void dealloc_base_plus_64() {
+  __shared__ uint32_t slot;
+  if (threadIdx.x / 32 == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;"
+                 :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot))));
+    tmem_relinquish();
+  }
+  tmem_sync();
+  uint32_t taddr = slot;
+  if (threadIdx.x / 32 == 0) {
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;"
+                 :: "r"(taddr));
+    // CHECK: dealloc-unallocated.cu:[[@LINE+2]]:19: error: tcgen05.dealloc frees 'slot' at an offset of 0 lane(s) and 64 column(s): only the start of an allocation can be freed (rule A9) [tmem-dealloc-unallocated]
+    // CHECK-NEXT: dealloc-unallocated.cu:[[@LINE-10]]:19: note: allocated here
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;"
+                 :: "r"(taddr + 64));
+  }
+}
+
+// A lane offset (the quarter of warp 1) is not an allocation start either.
+__global__ void dealloc_lane_offset() {
+  __shared__ uint32_t slot;
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (warp_idx == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;"
+                 :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot))));
+    tmem_relinquish();
+  }
+  tmem_sync();
+  const uint32_t taddr = slot + (32u << 16);
+  if (warp_idx == 1)
+    // CHECK: dealloc-unallocated.cu:[[@LINE+2]]:19: error: tcgen05.dealloc frees 'slot' at an offset of 32 lane(s) and 0 column(s):{{.*}}[tmem-dealloc-unallocated]
+    // CHECK-NEXT: dealloc-unallocated.cu:[[@LINE-8]]:19: note: allocated here
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;"
+                 :: "r"(taddr));
+}
+
+// The accumulator is allocated into acc_slot, but the dealloc reads
+// sf_slot, which no alloc ever writes.
+__global__ void dealloc_slot_never_allocated() {
+  __shared__ uint32_t acc_slot;
+  __shared__ uint32_t sf_slot;
+  if (threadIdx.x / 32 == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 256;"
+                 :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&acc_slot))));
+    tmem_relinquish();
+  }
+  tmem_sync();
+  uint32_t acc = acc_slot;
+  uint32_t sf = sf_slot;
+  if (threadIdx.x / 32 == 0) {
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 256;"
+                 :: "r"(acc));
+    // CHECK: dealloc-unallocated.cu:[[@LINE+1]]:19: error: tcgen05.dealloc frees the address read from 'sf_slot', but no tcgen05.alloc in this kernel writes that slot (rule A9) [tmem-dealloc-unallocated]
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;"
+                 :: "r"(sf));
+  }
+}
+
+// A CTA-uniform flag skips the alloc but not the dealloc.
+__global__ void dealloc_alloc_skipped(int use_tmem) {
+  __shared__ uint32_t slot;
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (use_tmem) {
+    if (warp_idx == 0) {
+      asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;"
+                   :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot))));
+    }
+  }
+  if (warp_idx == 0)
+    tmem_relinquish();
+  tmem_sync();
+  uint32_t taddr = slot;
+  if (warp_idx == 0)
+    // CHECK: dealloc-unallocated.cu:[[@LINE+2]]:19: error: tcgen05.dealloc frees 'slot' on a path where it was never allocated (rule A9) [tmem-dealloc-unallocated]
+    // CHECK-NEXT: dealloc-unallocated.cu:[[@LINE-10]]:21: note: allocated here, but not on every path to the dealloc
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;"
+                 :: "r"(taddr));
+}
+
+// Same, with the alloc behind an early-out of the allocating warp only.
+__global__ void dealloc_alloc_skipped_uniform_else(int num_tiles) {
+  __shared__ uint32_t slot;
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (blockIdx.x < num_tiles && warp_idx == 0)
+    tmem_alloc(&slot, 128);
+  if (warp_idx == 0)
+    tmem_relinquish();
+  tmem_sync();
+  uint32_t taddr = slot;
+  if (warp_idx == 0)
+    // CHECK: dealloc-unallocated.cu:[[@LINE+3]]:5: error: tcgen05.dealloc frees 'slot' on a path where it was never allocated (rule A9) [tmem-dealloc-unallocated]
+    // CHECK-NEXT: dealloc-unallocated.cu:17:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
+    // CHECK-NEXT: dealloc-unallocated.cu:[[@LINE-8]]:5: note: allocated here, but not on every path to the dealloc
+    tmem_dealloc(taddr, 128);
+}
+
+
+// ---------------------------------------------------------------------------
+// Correct kernels: none of these may be flagged.
+
+// Warp 0 allocates, warp 1 frees: legal (rule A7).
+__global__ void ok_alloc_warp0_dealloc_warp1(float *out) {
+  __shared__ uint32_t slot;
+  if (threadIdx.x / 32 == 0) {
+    tmem_alloc(&slot, 128);
+    tmem_relinquish();
+  }
+  tmem_sync();
+  uint32_t taddr = slot;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
+  tmem_sync();
+  if (threadIdx.x / 32 == 1)
+    tmem_dealloc(taddr, 128);
+}
+
+// Alloc and dealloc in different helper functions.
+__device__ void setup_tmem(uint32_t *slot) {
+  if (threadIdx.x / 32 == 0) {
+    tmem_alloc(slot, 64);
+    tmem_relinquish();
+  }
+  tmem_sync();
+}
+
+__device__ void teardown_tmem(const uint32_t *slot) {
+  tmem_sync();
+  if (threadIdx.x / 32 == 0)
+    tmem_dealloc(*slot, 64);
+}
+
+__global__ void ok_helper_functions(float *out) {
+  __shared__ uint32_t slot;
+  setup_tmem(&slot);
+  uint32_t taddr = slot;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
+  teardown_tmem(&slot);
+}
+
+// RAII: the destructor frees what the constructor allocated.
+struct TmemAllocation {
+  uint32_t *slot_;
+  __device__ explicit TmemAllocation(uint32_t *slot) : slot_(slot) {
+    if (threadIdx.x / 32 == 0) {
+      tmem_alloc(slot_, 256);
+      tmem_relinquish();
+    }
+    tmem_sync();
+  }
+  __device__ uint32_t base() const { return *slot_; }
+  __device__ ~TmemAllocation() {
+    tmem_sync();
+    if (threadIdx.x / 32 == 0)
+      tmem_dealloc(*slot_, 256);
+  }
+};
+
+__global__ void ok_raii(float *out) {
+  __shared__ uint32_t slot;
+  TmemAllocation tmem(&slot);
+  uint32_t taddr = tmem.base();
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
+}
+
+// The destructor also runs on an early return after the allocation.
+__global__ void ok_raii_early_return(int num_tiles, float *out) {
+  __shared__ uint32_t slot;
+  TmemAllocation tmem(&slot);
+  if (blockIdx.x >= num_tiles)
+    return;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(tmem.base() + quarter_lanes()));
+}
+
+// Idle CTAs leave before they allocate anything.
+__global__ void ok_early_return_before_alloc(int num_tiles, float *out) {
+  __shared__ uint32_t slot;
+  if (blockIdx.x >= num_tiles)
+    return;
+  if (threadIdx.x / 32 == 0) {
+    tmem_alloc(&slot, 32);
+    tmem_relinquish();
+  }
+  tmem_sync();
+  uint32_t taddr = slot;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
+  tmem_sync();
+  if (threadIdx.x / 32 == 0)
+    tmem_dealloc(taddr, 32);
+}
+
+// Column count from a template parameter (a legal power of two).
+template <uint32_t kCols> __global__ void ok_template_cols(float *out) {
+  __shared__ uint32_t slot;
+  if (threadIdx.x / 32 == 0) {
+    tmem_alloc(&slot, kCols);
+    tmem_relinquish();
+  }
+  tmem_sync();
+  uint32_t taddr = slot;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
+  tmem_sync();
+  if (threadIdx.x / 32 == 0)
+    tmem_dealloc(taddr, kCols);
+}
+template __global__ void ok_template_cols<64>(float *);
+template __global__ void ok_template_cols<512>(float *);
+
+// Persistent kernel: one allocation serves every tile of the CTA.
+__global__ void ok_persistent(int num_tiles, float *out) {
+  __shared__ uint32_t slot;
+  if (threadIdx.x / 32 == 0) {
+    tmem_alloc(&slot, 256);
+    tmem_relinquish();
+  }
+  tmem_sync();
+  uint32_t taddr = slot;
+  for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
+    tmem_st1(taddr + quarter_lanes() + (tile % 2) * 128, tile);
+    out[tile * blockDim.x + threadIdx.x] =
+        __uint_as_float(tmem_ld1(taddr + quarter_lanes() + (tile % 2) * 128));
+  }
+  tmem_sync();
+  if (threadIdx.x / 32 == 0)
+    tmem_dealloc(taddr, 256);
+}
+
+// The warp index in a local, as CUTLASS and DeepGEMM write it.
+__global__ void ok_warp_idx_local(float *out) {
+  __shared__ uint32_t slot;
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (warp_idx == 0) {
+    tmem_alloc(&slot, 128);
+    tmem_relinquish();
+  }
+  tmem_sync();
+  const uint32_t taddr = slot;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
+  tmem_sync();
+  if (warp_idx == 0)
+    tmem_dealloc(taddr, 128);
+}
+
+// No TMEM at all.
+__global__ void ok_no_tmem(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i] * 2.0f;
+}
+
+// Relinquish after the last alloc, then dealloc: legal (rule A8).
+__global__ void ok_relinquish_then_dealloc() {
+  __shared__ uint32_t slot;
+  if (threadIdx.x / 32 == 0)
+    tmem_alloc(&slot, 32);
+  tmem_sync();
+  uint32_t taddr = slot;
+  if (threadIdx.x / 32 == 0) {
+    tmem_relinquish();
+    tmem_dealloc(taddr, 32);
+  }
+}
+
+// Two regions in two slots, each freed with its own size.
+__global__ void ok_two_regions(float *out) {
+  __shared__ uint32_t acc_slot;
+  __shared__ uint32_t sf_slot;
+  if (threadIdx.x / 32 == 0) {
+    tmem_alloc(&acc_slot, 256);
+    tmem_alloc(&sf_slot, 64);
+    tmem_relinquish();
+  }
+  tmem_sync();
+  uint32_t acc = acc_slot;
+  uint32_t sf = sf_slot;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(acc + quarter_lanes())) +
+                     __uint_as_float(tmem_ld1(sf + quarter_lanes()));
+  tmem_sync();
+  if (threadIdx.x / 32 == 0) {
+    tmem_dealloc(sf, 64);
+    tmem_dealloc(acc, 256);
+  }
+}
