@@ -3,8 +3,9 @@
 // tmem-alloc-after-relinquish: a tcgen05.alloc that can run after the CTA
 // executed tcgen05.relinquish_alloc_permit (rule A8).
 
-// Helpers used by the correct kernels at the end of the file. The buggy
-// kernels write their asm inline so that every finding has its own line.
+// Helpers, as CUTLASS/DeepGEMM-style code wraps the raw PTX. Most buggy
+// kernels write their asm inline so that each finding has its own line; the
+// ones that call these helpers check the "issued here, inside" note.
 __device__ __forceinline__ void tmem_alloc(uint32_t *slot, uint32_t ncols) {
   asm volatile(
       "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;"
