@@ -112,7 +112,7 @@ __global__ void alloc_after_conditional_relinquish(int single_stage) {
   }
   if (warp_idx == 0)
     // CHECK: alloc-after-relinquish.cu:[[@LINE+3]]:5: error: tcgen05.alloc after tcgen05.relinquish_alloc_permit:{{.*}}[tmem-alloc-after-relinquish]
-    // CHECK-NEXT: alloc-after-relinquish.cu:10:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
+    // CHECK-NEXT: alloc-after-relinquish.cu:11:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
     // CHECK-NEXT: alloc-after-relinquish.cu:[[@LINE-5]]:21: note: the permit is relinquished here
     tmem_alloc(&slot1, 64);
   tmem_sync();
@@ -159,7 +159,7 @@ __global__ void alloc_after_relinquish_in_helper() {
   setup_and_relinquish(&acc_slot);
   if (threadIdx.x / 32 == 0)
     // CHECK: alloc-after-relinquish.cu:[[@LINE+3]]:5: error: tcgen05.alloc after tcgen05.relinquish_alloc_permit:{{.*}}[tmem-alloc-after-relinquish]
-    // CHECK-NEXT: alloc-after-relinquish.cu:10:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
+    // CHECK-NEXT: alloc-after-relinquish.cu:11:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
     // CHECK-NEXT: alloc-after-relinquish.cu:[[@LINE-4]]:3: note: the permit is relinquished here
     tmem_alloc(&extra_slot, 64);
   tmem_sync();

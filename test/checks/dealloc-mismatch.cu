@@ -100,7 +100,7 @@ __global__ void dealloc_helper_constants() {
   tmem_sync();
   if (threadIdx.x / 32 == 0)
     // CHECK: dealloc-mismatch.cu:[[@LINE+3]]:5: error: tcgen05.dealloc frees 128 columns of 'slot', which was allocated with 256 columns (rule A10) [tmem-dealloc-mismatch]
-    // CHECK-NEXT: dealloc-mismatch.cu:16:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
+    // CHECK-NEXT: dealloc-mismatch.cu:17:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
     // CHECK-NEXT: dealloc-mismatch.cu:[[@LINE-9]]:5: note: allocated here with 256 columns
     tmem_dealloc(taddr, kStageCols);
 }
@@ -119,7 +119,7 @@ template <uint32_t kCols> __global__ void dealloc_template(float *out) {
   tmem_sync();
   if (threadIdx.x / 32 == 0)
     // CHECK: dealloc-mismatch.cu:[[@LINE+3]]:5: error: tcgen05.dealloc frees 128 columns of 'slot', which was allocated with 512 columns (rule A10) [tmem-dealloc-mismatch]
-    // CHECK-NEXT: dealloc-mismatch.cu:16:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
+    // CHECK-NEXT: dealloc-mismatch.cu:17:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
     // CHECK-NEXT: dealloc-mismatch.cu:[[@LINE-10]]:5: note: allocated here with 512 columns
     tmem_dealloc(taddr, 128);
 }

@@ -160,7 +160,7 @@ __global__ void dealloc_alloc_skipped_uniform_else(int num_tiles) {
   uint32_t taddr = slot;
   if (warp_idx == 0)
     // CHECK: dealloc-unallocated.cu:[[@LINE+3]]:5: error: tcgen05.dealloc frees 'slot' on a path where it was never allocated (rule A9) [tmem-dealloc-unallocated]
-    // CHECK-NEXT: dealloc-unallocated.cu:17:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
+    // CHECK-NEXT: dealloc-unallocated.cu:18:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
     // CHECK-NEXT: dealloc-unallocated.cu:[[@LINE-8]]:5: note: allocated here, but not on every path to the dealloc
     tmem_dealloc(taddr, 128);
 }

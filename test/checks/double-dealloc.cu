@@ -63,7 +63,7 @@ __global__ void double_dealloc_in_helpers() {
   if (threadIdx.x / 32 == 0) {
     tmem_dealloc(taddr, 64);
     // CHECK: double-dealloc.cu:[[@LINE+3]]:5: error: 'slot' is freed twice: this tcgen05.dealloc runs after the region was already freed on some path (rule A9) [tmem-double-dealloc]
-    // CHECK-NEXT: double-dealloc.cu:16:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
+    // CHECK-NEXT: double-dealloc.cu:17:17: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'tmem_dealloc'
     // CHECK-NEXT: double-dealloc.cu:[[@LINE-3]]:5: note: also freed here
     tmem_dealloc(taddr, 64);
   }

@@ -55,7 +55,7 @@ __global__ void leak_early_return_in_helpers(int num_tiles) {
   __shared__ uint32_t slot;
   if (threadIdx.x / 32 == 0) {
     // CHECK: leak.cu:[[@LINE+5]]:5: error: TMEM allocated into 'slot' (64 columns) is still allocated when the kernel exits on some path; free it with tcgen05.dealloc before every exit (rule A9) [tmem-leak]
-    // CHECK-NEXT: leak.cu:10:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
+    // CHECK-NEXT: leak.cu:11:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
     // CHECK-NEXT: leak.cu:[[@LINE+8]]:5: note: the kernel can exit here with the columns allocated
     // The path that does not return frees the columns: no note for it.
     // CHECK-NOT: note:

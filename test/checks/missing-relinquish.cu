@@ -74,7 +74,7 @@ __global__ void no_relinquish_helpers() {
   __shared__ uint32_t sf_slot;
   if (threadIdx.x / 32 == 0) {
     // CHECK: missing-relinquish.cu:[[@LINE+3]]:5: warning: kernel 'no_relinquish_helpers' allocates TMEM but never executes tcgen05.relinquish_alloc_permit;{{.*}}[tmem-missing-relinquish]
-    // CHECK-NEXT: missing-relinquish.cu:11:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
+    // CHECK-NEXT: missing-relinquish.cu:12:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
     // CHECK-NEXT: missing-relinquish.cu:[[@LINE+1]]:5: note: relinquish the permit after the last alloc, in the allocating warp
     tmem_alloc(&acc_slot, 256);
     tmem_alloc(&sf_slot, 64);
@@ -101,7 +101,7 @@ __global__ void relinquish_helper_never_called() {
   __shared__ uint32_t slot;
   if (threadIdx.x / 32 == 0)
     // CHECK: missing-relinquish.cu:[[@LINE+3]]:5: warning: kernel 'relinquish_helper_never_called' allocates TMEM but never executes tcgen05.relinquish_alloc_permit;{{.*}}[tmem-missing-relinquish]
-    // CHECK-NEXT: missing-relinquish.cu:11:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
+    // CHECK-NEXT: missing-relinquish.cu:12:8: note: 'tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32' is issued here, inside 'tmem_alloc'
     // CHECK-NEXT: missing-relinquish.cu:[[@LINE+1]]:5: note: relinquish the permit after the last alloc, in the allocating warp
     tmem_alloc(&slot, 64);
   tmem_sync();

@@ -152,7 +152,7 @@ __global__ void ld_after_dealloc_helpers(float *out) {
     tmem_dealloc(taddr, 64);
   tmem_sync();
   // CHECK: use-after-dealloc.cu:[[@LINE+3]]:38: error: tcgen05.ld accesses 'slot' after it was freed (rule A9) [tmem-use-after-dealloc]
-  // CHECK-NEXT: use-after-dealloc.cu:27:17: note: 'tcgen05.ld.sync.aligned.32x32b.x1.b32' is issued here, inside 'tmem_ld1'
+  // CHECK-NEXT: use-after-dealloc.cu:28:17: note: 'tcgen05.ld.sync.aligned.32x32b.x1.b32' is issued here, inside 'tmem_ld1'
   // CHECK-NEXT: use-after-dealloc.cu:[[@LINE-4]]:5: note: freed here
   out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
 }
