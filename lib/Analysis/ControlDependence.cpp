@@ -16,6 +16,7 @@ namespace tmemcheck {
 
 ControlDependence::ControlDependence(const KernelGraph &G)
     : G(G), IPDom(G.Blocks.size(), -1), Controllers(G.Blocks.size()),
+      Arms(G.Blocks.size()),
       DivergentJoins(G.Blocks.size()), AllControllers(G.Blocks.size()),
       AllControllersDone(G.Blocks.size(), 0) {
   const unsigned N = G.Blocks.size();
@@ -109,13 +110,15 @@ ControlDependence::ControlDependence(const KernelGraph &G)
     if (Blk.BranchUniformity &&
         *Blk.BranchUniformity != Uniformity::CtaUniform && IPDom[A] >= 0)
       DivergentJoins[IPDom[A]].push_back(A);
-    for (unsigned S : Blk.Succs) {
-      int Runner = S;
+    for (unsigned SI = 0; SI < Blk.Succs.size(); ++SI) {
+      int Runner = Blk.Succs[SI];
       unsigned Steps = 0;
       while (Runner >= 0 && Runner != IPDom[A] && Steps++ < N) {
         auto &C = Controllers[Runner];
-        if (std::find(C.begin(), C.end(), A) == C.end())
+        if (std::find(C.begin(), C.end(), A) == C.end()) {
           C.push_back(A);
+          Arms[Runner].push_back({A, SI});
+        }
         Runner = IPDom[Runner];
       }
     }

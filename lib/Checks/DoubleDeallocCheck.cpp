@@ -34,11 +34,16 @@ public:
                         "after the region was already freed on some path "
                         "(rule A9)",
                         R.Name));
-        for (const Event *Other : R.Deallocs)
-          if (Other != D) {
-            F.Notes.push_back({Other->kernelLoc(), "also freed here"});
-            break;
-          }
+        const Event *Other = nullptr;
+        for (const Event *X : R.Deallocs)
+          if (X != D && (!Other || X->Id < D->Id))
+            Other = X;
+        if (Other)
+          F.Notes.push_back({locationSeenFrom(*Other, *D), "also freed here"});
+        else
+          F.Notes.push_back({F.Loc, "this dealloc runs again, on a later "
+                                    "iteration of a loop, without a new "
+                                    "alloc in between"});
         Out.report(std::move(F));
       }
   }

@@ -25,6 +25,9 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     const LifecycleAnalysis &L = Ctx.lifecycle();
+    // A graph cut by the event budget has no exit worth judging.
+    if (G.Truncated)
+      return;
     for (const Region &R : L.regions()) {
       if (!(L.exitState().phases(R.Slot) & PhaseAnyAllocated))
         continue;

@@ -163,7 +163,7 @@ __global__ void double_dealloc_raii_and_manual() {
   if (threadIdx.x / 32 == 0)
     tmem_dealloc(taddr, 128);
   // CHECK: double-dealloc.cu:[[@LINE+4]]:1: error: 'slot' is freed twice: this tcgen05.dealloc runs after the region was already freed on some path (rule A9) [tmem-double-dealloc]
-  // CHECK-NEXT: double-dealloc.cu:[[@LINE-12]]:21: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside '~ScopedTmem'
+  // CHECK-NEXT: double-dealloc.cu:[[@LINE-12]]:21: note: 'tcgen05.dealloc.cta_group::1.sync.aligned.b32' is issued here, inside 'ScopedTmem::~ScopedTmem'
   // CHECK-NEXT: double-dealloc.cu:[[@LINE-3]]:5: note: also freed here
   // (the destructor frees it again here)
 }

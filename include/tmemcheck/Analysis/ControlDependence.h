@@ -32,6 +32,12 @@ public:
     return Controllers[B];
   }
 
+  /// The arms (branch block, successor index) that \p B is directly
+  /// control dependent on: B runs only if that branch takes that successor.
+  llvm::ArrayRef<std::pair<unsigned, unsigned>> controllingArms(unsigned B) const {
+    return Arms[B];
+  }
+
   /// Every branch block that decides, directly or through an enclosing
   /// branch, whether \p B runs.
   const std::vector<unsigned> &allControllers(unsigned B) const;
@@ -48,6 +54,7 @@ private:
   const KernelGraph &G;
   std::vector<int> IPDom;
   std::vector<std::vector<unsigned>> Controllers;
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> Arms;
   std::vector<std::vector<unsigned>> DivergentJoins;
   mutable std::vector<std::vector<unsigned>> AllControllers;
   mutable std::vector<uint8_t> AllControllersDone;

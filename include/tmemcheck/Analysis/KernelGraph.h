@@ -96,6 +96,9 @@ struct Block {
   /// Uniformity of the branch condition that ends the block, if it branches.
   std::optional<Uniformity> BranchUniformity;
   SourceLoc BranchLoc;
+  /// The condition as written (whitespace-normalised): two branches with
+  /// the same text select the same threads (`if (warp_idx == 0)` twice).
+  std::string BranchKey;
   /// The branch is the condition of a loop (for/while/do): lanes leaving a
   /// loop at different iterations reconverge after it.
   bool BranchIsLoop = false;

@@ -48,6 +48,9 @@ struct AbstractValue {
   /// element or struct field) for SlotAddress and TmemAddress; 0 if none.
   uint64_t Slot = 0;
   std::string SlotName;
+  /// SlotAddress: the array the slot is an element of (the slot itself when
+  /// it is not an element). mbarriers of a pipeline are matched by it.
+  uint64_t SlotArray = 0;
   /// TmemAddress: offset from the value stored in the slot, split into the
   /// lane (bits 31..16) and column (bits 15..0) fields, when known.
   std::optional<int64_t> LaneOffset;

@@ -10,11 +10,13 @@
 #include "tmemcheck/Ptx/Parser.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
+#include "clang/Lex/Lexer.h"
 
 #include <fmt/format.h>
 
@@ -98,6 +100,24 @@ GraphBuilder::GraphBuilder(ASTContext &Ctx, ValueEvaluator &Eval,
       Relevance(std::make_unique<RelevanceOracle>()) {}
 
 GraphBuilder::~GraphBuilder() = default;
+
+uint64_t GraphBuilder::objectKey(const Expr *Object, const Frame &F) {
+  if (!Object)
+    return 0;
+  Object = Object->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Object))
+    return F.ObjectKey;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Object))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return objectKey(VD, F);
+  return 0;
+}
+
+uint64_t GraphBuilder::objectKey(const VarDecl *VD, const Frame &F) {
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return 0;
+  return (reinterpret_cast<uintptr_t>(VD) * 31 + F.Id) | 1;
+}
 
 unsigned GraphBuilder::countTcgen05(const GCCAsmStmt &S) {
   std::string Text = S.getAsmString();
@@ -203,18 +223,49 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
   for (const CFGBlock *B : *C)
     First[B->getBlockID()] = G->addBlock();
 
-  for (const CFGBlock *B : *C) {
+  // Translate blocks in program order (reverse post-order): values that
+  // earlier code records (an object's fields) must exist when later code is
+  // evaluated. Unreachable blocks come last.
+  std::vector<const CFGBlock *> Order;
+  {
+    std::vector<uint8_t> Seen(C->getNumBlockIDs(), 0);
+    std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+    Stack.push_back({&C->getEntry(), 0});
+    Seen[C->getEntry().getBlockID()] = 1;
+    while (!Stack.empty()) {
+      auto &[B, I] = Stack.back();
+      if (I < B->succ_size()) {
+        const CFGBlock *S = (B->succ_begin() + I++)->getReachableBlock();
+        if (S && !Seen[S->getBlockID()]) {
+          Seen[S->getBlockID()] = 1;
+          Stack.push_back({S, 0});
+        }
+        continue;
+      }
+      Order.push_back(B);
+      Stack.pop_back();
+    }
+    std::reverse(Order.begin(), Order.end());
+    for (const CFGBlock *B : *C)
+      if (!Seen[B->getBlockID()])
+        Order.push_back(B);
+  }
+  for (const CFGBlock *B : Order) {
     unsigned Cur = First[B->getBlockID()];
     for (const CFGElement &El : *B) {
       if (auto S = El.getAs<CFGStmt>()) {
         Cur = visitStmt(S->getStmt(), Cur, F);
+      } else if (auto I = El.getAs<CFGInitializer>()) {
+        const CXXCtorInitializer *Init = I->getInitializer();
+        if (Init->isMemberInitializer() && Init->getInit())
+          Eval.recordField(F.ObjectKey, Init->getMember(), Init->getInit(), &F);
       } else if (auto D = El.getAs<CFGAutomaticObjDtor>()) {
         if (const CXXDestructorDecl *Dtor = D->getDestructorDecl(Ctx))
           Cur = inlineCall(Dtor, {}, nullptr,
                            D->getTriggerStmt()
                                ? D->getTriggerStmt()->getEndLoc()
                                : D->getVarDecl()->getLocation(),
-                           Cur, F);
+                           Cur, F, objectKey(D->getVarDecl(), F));
       }
     }
     Last[B->getBlockID()] = Cur;
@@ -228,6 +279,16 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
                                     isa<CXXForRangeStmt>(Term));
         Blk.BranchLoc =
             toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
+        bool Invalid = false;
+        llvm::StringRef Text = Lexer::getSourceText(
+            CharSourceRange::getTokenRange(CondExpr->getSourceRange()),
+            Ctx.getSourceManager(), Ctx.getLangOpts(), &Invalid);
+        if (!Invalid) {
+          llvm::SmallVector<llvm::StringRef, 8> Words;
+          Text.split(Words, ' ', -1, false);
+          for (llvm::StringRef W : Words)
+            Blk.BranchKey += W.trim().str();
+        }
       }
     }
   }
@@ -278,17 +339,31 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       This = Args.front();
       Args.erase(Args.begin());
     }
-    return inlineCall(Callee, Args, This, CE->getBeginLoc(), Cur, F);
+    return inlineCall(Callee, Args, This, CE->getBeginLoc(), Cur, F,
+                      objectKey(This, F));
   }
 
   if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *Ctor = CC->getConstructor();
     if (Ctor && !Ctor->isTrivial()) {
       std::vector<const Expr *> Args(CC->arg_begin(), CC->arg_end());
-      return inlineCall(Ctor, Args, nullptr, CC->getBeginLoc(), Cur, F);
+      // The object being constructed: `T obj(args);` declares it.
+      uint64_t Key = 0;
+      for (const DynTypedNode &P : Ctx.getParents(*CC))
+        if (const auto *VD = P.get<VarDecl>())
+          Key = objectKey(VD, F);
+      return inlineCall(Ctor, Args, nullptr, CC->getBeginLoc(), Cur, F, Key);
     }
     return Cur;
   }
+
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_Assign && F.ObjectKey)
+    if (const auto *ME =
+            dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+          Eval.recordField(F.ObjectKey, FD, BO->getRHS(), &F);
 
   if (isa<ReturnStmt>(S) && !F.Parent) {
     Event E;
@@ -350,7 +425,8 @@ void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,
 unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
                                   llvm::ArrayRef<const Expr *> Args,
                                   const Expr *This, SourceLocation CallLoc,
-                                  unsigned Cur, const Frame &F) {
+                                  unsigned Cur, const Frame &F,
+                                  uint64_t ObjectKey) {
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def || !Def->getBody()) {
     // Declared only (another -rdc unit, a library): opaque, unless it is a
@@ -387,6 +463,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   NF->Parent = &F;
   NF->Id = NextFrameId++;
   NF->This = This;
+  NF->ObjectKey = ObjectKey;
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
   NF->Stack = F.Stack;
@@ -394,6 +471,23 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
                        toSourceLoc(Ctx.getSourceManager(), CallLoc)});
   const Frame &Ref = *NF;
   Frames.push_back(std::move(NF));
+  // A constructor's member initialisers and the `this->f = v` statements of
+  // its body define the fields before any block of it is translated (blocks
+  // are not translated in program order).
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def); Ctor && ObjectKey) {
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isMemberInitializer() && Init->getInit())
+        Eval.recordField(ObjectKey, Init->getMember(), Init->getInit(), &Ref);
+    if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Ctor->getBody()))
+      for (const Stmt *St : Body->body())
+        if (const auto *BO = dyn_cast<BinaryOperator>(St);
+            BO && BO->getOpcode() == BO_Assign)
+          if (const auto *ME =
+                  dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+            if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+              if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+                Eval.recordField(ObjectKey, FD, BO->getRHS(), &Ref);
+  }
   std::optional<Span> S = buildFunction(Def, Ref);
   if (!S)
     return Cur;

@@ -57,7 +57,10 @@ private:
   unsigned inlineCall(const clang::FunctionDecl *Callee,
                       llvm::ArrayRef<const clang::Expr *> Args,
                       const clang::Expr *This, clang::SourceLocation CallLoc,
-                      unsigned Cur, const Frame &F);
+                      unsigned Cur, const Frame &F, uint64_t ObjectKey = 0);
+  /// Identity of the object a member call or constructor runs on.
+  uint64_t objectKey(const clang::Expr *Object, const Frame &F);
+  uint64_t objectKey(const clang::VarDecl *VD, const Frame &F);
   /// An asm statement parsed and decoded once, whatever the number of
   /// call sites it is inlined into.
   struct DecodedAsm {

@@ -294,11 +294,13 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
     if (!Base)
       return 0;
     AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
-    if (!Index.Constant)
-      return 0;
     if (Name)
-      *Name += "[" + std::to_string(*Index.Constant) + "]";
-    return hashIdentity(reinterpret_cast<const void *>(Base), *Index.Constant);
+      *Name += Index.Constant ? "[" + std::to_string(*Index.Constant) + "]"
+                              : std::string("[]");
+    // An element whose index is not known stands for "some element" (a
+    // pipeline stage); mbarriers are matched by their array anyway.
+    return hashIdentity(reinterpret_cast<const void *>(Base),
+                        Index.Constant ? *Index.Constant : INT64_MIN);
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // A field names the slot whatever object it is reached through (the
@@ -361,14 +363,28 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     return V;
   }
 
+  // A field of the object a member function runs on, set by its
+  // constructor or an earlier member function.
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && F.ObjectKey)
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        auto It = Fields.find({F.ObjectKey, FD});
+        if (It != Fields.end() && It->second.second)
+          return evaluateImpl(It->second.first, *It->second.second, Depth + 1);
+      }
+
   // Addresses of shared-memory slots and the TMEM addresses read from them.
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_AddrOf) {
       AbstractValue V = Unknown;
-      V.Slot = slotIdentity(UO->getSubExpr(), F, &V.SlotName, Depth + 1);
+      const Expr *Sub = strip(UO->getSubExpr());
+      V.Slot = slotIdentity(Sub, F, &V.SlotName, Depth + 1);
       if (V.Slot) {
         V.Address = AddressKind::SlotAddress;
         V.Uniform = Uniformity::CtaUniform;
+        V.SlotArray = V.Slot;
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
+          V.SlotArray = slotIdentity(AS->getBase(), F, nullptr, Depth + 1);
       }
       return V;
     }

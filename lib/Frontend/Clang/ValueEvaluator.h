@@ -32,6 +32,9 @@ struct Frame {
   llvm::DenseMap<const clang::ParmVarDecl *, const clang::Expr *> Args;
   /// The object expression a member function or constructor runs on.
   const clang::Expr *This = nullptr;
+  /// Identity of that object (a local of some frame) when known: fields of
+  /// `this` are looked up under it.
+  uint64_t ObjectKey = 0;
   std::vector<CallFrame> Stack; ///< call sites, outermost first.
   unsigned depth() const { return Stack.size(); }
 };
@@ -54,6 +57,15 @@ public:
   /// array, possibly reached through reference parameters), or 0.
   uint64_t variableIdentity(const clang::Expr *E, const Frame &F,
                             std::string *Name = nullptr);
+
+  /// Remembers that field \p FD of object \p Object was set to \p Value
+  /// (evaluated in \p F): a constructor's member initialiser or an
+  /// assignment `this->f = v`. RAII allocators keep their slot this way.
+  void recordField(uint64_t Object, const clang::FieldDecl *FD,
+                   const clang::Expr *Value, const Frame *F) {
+    if (Object)
+      Fields[{Object, FD}] = {Value, F};
+  }
 
   /// True if \p V is assigned, incremented, has its address taken or is
   /// an asm output anywhere in its function (so its initialiser is not its
@@ -84,6 +96,9 @@ private:
   llvm::DenseSet<const clang::VarDecl *> ModifiedVars;
   /// Loop induction variables and their step (or increment) expression.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> InductionSteps;
+  llvm::DenseMap<std::pair<uint64_t, const clang::FieldDecl *>,
+                 std::pair<const clang::Expr *, const Frame *>>
+      Fields;
   /// Frames created while evaluating through small helper functions.
   std::vector<std::unique_ptr<Frame>> HelperFrames;
 };
