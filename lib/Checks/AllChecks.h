@@ -18,6 +18,10 @@ namespace tmemcheck {
 std::unique_ptr<Check> createAllocNcolsCheck();
 std::unique_ptr<Check> createCtaGroupMismatchCheck();
 std::unique_ptr<Check> createLdUseBeforeWaitCheck();
+std::unique_ptr<Check> createMissingWaitLdCheck();
+std::unique_ptr<Check> createMissingWaitStCheck();
+std::unique_ptr<Check> createAccumulatorReadBeforeCommitCheck();
+std::unique_ptr<Check> createDeallocRaceCheck();
 std::unique_ptr<Check> createLeakCheck();
 std::unique_ptr<Check> createDoubleDeallocCheck();
 std::unique_ptr<Check> createDeallocUnallocatedCheck();

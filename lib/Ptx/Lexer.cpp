@@ -100,6 +100,11 @@ private:
         Pos += 2;
         continue;
       }
+      // `LABEL_%=`: GCC's unique-per-asm-instance number inside a label.
+      if (InlineAsm && C == '%' && peek(1) == '=') {
+        Pos += 2;
+        continue;
+      }
       break;
     }
   }

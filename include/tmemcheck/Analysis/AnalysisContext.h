@@ -8,9 +8,12 @@
 #ifndef TMEMCHECK_ANALYSIS_ANALYSISCONTEXT_H
 #define TMEMCHECK_ANALYSIS_ANALYSISCONTEXT_H
 
+#include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Analysis/DeallocOrdering.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
+#include "tmemcheck/Analysis/ThreadConditions.h"
 
 #include <memory>
 
@@ -33,10 +36,29 @@ public:
     return *Life;
   }
 
+  ThreadConditions &threads() {
+    if (!Threads)
+      Threads = std::make_unique<ThreadConditions>(G, control());
+    return *Threads;
+  }
+  const CompletionAnalysis &completion() {
+    if (!Completion)
+      Completion = std::make_unique<CompletionAnalysis>(G, threads());
+    return *Completion;
+  }
+  const DeallocOrdering &deallocOrdering() {
+    if (!Ordering)
+      Ordering = std::make_unique<DeallocOrdering>(G, threads());
+    return *Ordering;
+  }
+
 private:
   const KernelGraph &G;
   std::unique_ptr<ControlDependence> CD;
   std::unique_ptr<LifecycleAnalysis> Life;
+  std::unique_ptr<ThreadConditions> Threads;
+  std::unique_ptr<CompletionAnalysis> Completion;
+  std::unique_ptr<DeallocOrdering> Ordering;
 };
 
 } // namespace tmemcheck

@@ -1,0 +1,94 @@
+//===- Completion.h - Per-thread completion of async tcgen05 ops -*- C++ -*-===//
+//
+// Part of tmemcheck. tcgen05.ld/st/mma/cp/shift are asynchronous (rules
+// §5.2): ld completes at the thread's tcgen05.wait::ld, st at wait::st, and
+// mma/cp/shift through tcgen05.commit to an mbarrier that a reader waits on.
+// This forward dataflow follows one thread's paths (every branch is an
+// alternative) and records where an operation is still outstanding when its
+// columns are overwritten, released, freed or read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_ANALYSIS_COMPLETION_H
+#define TMEMCHECK_ANALYSIS_COMPLETION_H
+
+#include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Analysis/ThreadConditions.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace tmemcheck {
+
+/// The TMEM columns an access touches, relative to the base stored in its
+/// region's slot. Unknown column or width means "could be any".
+struct TmemRange {
+  uint64_t Slot = 0;
+  std::optional<int64_t> Column;
+  std::optional<int64_t> Width;
+};
+
+/// True unless both ranges are known and disjoint (or in other regions).
+bool mayOverlap(const TmemRange &A, const TmemRange &B);
+
+/// The range written (or read) by an event's TMEM address operand, if the
+/// operand resolves to a region.
+std::optional<TmemRange> accessRange(const Event &E);
+
+/// An ld (st) that is still outstanding where it must be complete.
+struct CompletionHazard {
+  enum Kind {
+    Overwritten, ///< a later st/mma/cp/shift of this thread writes its columns
+    Released,    ///< an mbarrier arrive tells other threads to go ahead
+    Freed,       ///< a dealloc of its region
+    ReadByMma,   ///< (st only) an mma of this thread reads the columns
+  };
+  const Event *Op = nullptr;
+  const Event *At = nullptr;
+  Kind K = Released;
+};
+
+/// A tcgen05.ld of an mma accumulator not preceded, on some path of the
+/// reading thread, by a wait on an mbarrier a commit of that mma arrives on.
+struct UncommittedAccumulatorRead {
+  const Event *Load = nullptr;
+  const Event *Mma = nullptr;   ///< an mma that writes the region
+  bool NoCommitAtAll = false;   ///< no commit covers any mma of the region
+};
+
+/// An mma/cp/shift of the deallocating thread that may still be running.
+struct InFlightAtDealloc {
+  const Event *Op = nullptr;
+  const Event *Dealloc = nullptr;
+};
+
+/// The per-thread completion facts of one kernel.
+class CompletionAnalysis {
+public:
+  CompletionAnalysis(const KernelGraph &G, ThreadConditions &Threads);
+
+  const std::vector<CompletionHazard> &loadHazards() const { return Loads; }
+  const std::vector<CompletionHazard> &storeHazards() const { return Stores; }
+  const std::vector<UncommittedAccumulatorRead> &accumulatorReads() const {
+    return AccReads;
+  }
+  const std::vector<InFlightAtDealloc> &inFlightAtDealloc() const {
+    return InFlight;
+  }
+
+private:
+  std::vector<CompletionHazard> Loads, Stores;
+  std::vector<UncommittedAccumulatorRead> AccReads;
+  std::vector<InFlightAtDealloc> InFlight;
+};
+
+/// The mbarrier an operand names: the array it is an element of, so the
+/// stages of a pipeline match (design.md "Semantics" §6).
+uint64_t mbarrierIdentity(const AbstractValue &V);
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_ANALYSIS_COMPLETION_H

@@ -1,0 +1,53 @@
+//===- ThreadConditions.h - Which threads run a block -----------*- C++ -*-===//
+//
+// Part of tmemcheck. Warp-specialised kernels select roles with conditions
+// such as `warp_idx == 1`; a block runs only in the threads for which its
+// controlling conditions hold. Comparing those conditions tells whether two
+// blocks can run in the same thread (an mma of warp 1 is never "this
+// thread's" for a dealloc under `warp_idx == 2`) and whether one block's
+// threads are a subset of another's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_ANALYSIS_THREADCONDITIONS_H
+#define TMEMCHECK_ANALYSIS_THREADCONDITIONS_H
+
+#include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Analysis/KernelGraph.h"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tmemcheck {
+
+/// The lane- and warp-dependent conditions (condition text, arm taken)
+/// under which each block of a kernel runs.
+class ThreadConditions {
+public:
+  using Conditions = std::set<std::pair<std::string, unsigned>>;
+
+  ThreadConditions(const KernelGraph &G, const ControlDependence &CD);
+
+  const Conditions &of(unsigned Block);
+
+  /// True if some thread can run both blocks: no condition of one
+  /// contradicts a condition of the other (`x == 1` against `x == 2`, or
+  /// the two arms of one condition).
+  bool compatible(unsigned A, unsigned B);
+
+  /// True if every thread that runs \p A also runs \p B (A's conditions
+  /// include all of B's).
+  bool subsetOf(unsigned A, unsigned B);
+
+private:
+  const KernelGraph &G;
+  const ControlDependence &CD;
+  std::vector<Conditions> Cache;
+  std::vector<uint8_t> Done;
+};
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_ANALYSIS_THREADCONDITIONS_H

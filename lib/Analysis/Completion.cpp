@@ -1,0 +1,366 @@
+//===- Completion.cpp - Per-thread completion of async tcgen05 ops --------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Analysis/Completion.h"
+
+#include "tmemcheck/Analysis/Lifecycle.h"
+#include "tmemcheck/Model/Footprint.h"
+
+#include <deque>
+
+namespace tmemcheck {
+
+namespace {
+
+/// What one thread has outstanding at a program point, over its paths.
+struct ThreadState {
+  std::set<unsigned> Loads;  ///< ld not yet waited for
+  std::set<unsigned> Stores; ///< st not yet waited for
+  std::set<unsigned> Async;  ///< mma/cp/shift not yet committed
+  /// Every mma/cp/shift issued so far: a commit tracks all of them, not
+  /// only those since the previous commit (rules §2, commit).
+  std::set<unsigned> Issued;
+  /// Ops some path has committed (a may-set): an op is reported in flight
+  /// at a dealloc only when no path committed it, since which lane an
+  /// election picks cannot be matched between an mma and its commit.
+  std::set<unsigned> EverCommitted;
+  /// Committed ops per mbarrier, not yet waited for by this thread.
+  std::map<uint64_t, std::set<unsigned>> Committed;
+  /// mbarriers waited on along every path here (a must-set); Top until a
+  /// path reached the point.
+  std::set<uint64_t> Waited;
+  bool Top = true;
+
+  friend bool operator==(const ThreadState &A, const ThreadState &B) {
+    return A.Loads == B.Loads && A.Stores == B.Stores && A.Async == B.Async &&
+           A.Issued == B.Issued && A.EverCommitted == B.EverCommitted &&
+           A.Committed == B.Committed && A.Waited == B.Waited &&
+           A.Top == B.Top;
+  }
+};
+
+void joinInto(ThreadState &R, const ThreadState &P) {
+  R.Loads.insert(P.Loads.begin(), P.Loads.end());
+  R.Stores.insert(P.Stores.begin(), P.Stores.end());
+  R.Async.insert(P.Async.begin(), P.Async.end());
+  R.Issued.insert(P.Issued.begin(), P.Issued.end());
+  R.EverCommitted.insert(P.EverCommitted.begin(), P.EverCommitted.end());
+  for (const auto &[M, Ops] : P.Committed)
+    R.Committed[M].insert(Ops.begin(), Ops.end());
+  if (R.Top) {
+    R.Waited = P.Waited;
+    R.Top = P.Top;
+  } else if (!P.Top) {
+    std::set<uint64_t> Both;
+    for (uint64_t M : R.Waited)
+      if (P.Waited.count(M))
+        Both.insert(M);
+    R.Waited = std::move(Both);
+  }
+}
+
+bool isTmem(const Event &E, TmemOpKind K) {
+  return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
+}
+
+const AbstractValue *operand(const Event &E, int I) {
+  if (I < 0 || static_cast<size_t>(I) >= E.Operands.size())
+    return nullptr;
+  return &E.Operands[I].Value;
+}
+
+std::optional<TmemRange> rangeOf(const Event &E, int I,
+                                 std::optional<int64_t> Width) {
+  const AbstractValue *V = operand(E, I);
+  if (!V || !V->isTmemAddress() || !V->Slot)
+    return std::nullopt;
+  TmemRange R;
+  R.Slot = V->Slot;
+  if (V->ColumnOffset)
+    R.Column = *V->ColumnOffset + E.Operands[I].AddressOffset;
+  R.Width = Width;
+  return R;
+}
+
+/// Columns the mma writes into D, from a constant instruction descriptor.
+std::optional<int64_t> mmaWidth(const Event &E) {
+  const TmemOp &Op = *E.Op;
+  const AbstractValue *Idesc = operand(E, Op.IdescOperand);
+  if (!Op.Mma || !Idesc || !Idesc->Constant)
+    return std::nullopt;
+  std::optional<MmaShape> Shape = decodeInstructionDescriptor(
+      *Op.Mma, static_cast<uint32_t>(*Idesc->Constant));
+  if (!Shape)
+    return std::nullopt;
+  std::optional<Footprint> F = mmaAccumulatorFootprint(Op, *Shape);
+  if (!F)
+    return std::nullopt;
+  return F->Columns;
+}
+
+/// Ranges an mma reads from TMEM other than D: A, scale factors, metadata.
+std::vector<TmemRange> mmaTmemInputs(const Event &E) {
+  std::vector<TmemRange> Out;
+  const TmemOp &Op = *E.Op;
+  for (int I : {Op.ATmem ? Op.ADescOrTmemOperand : -1, Op.SfaOperand,
+                Op.SfbOperand, Op.SparseMetaOperand})
+    if (auto R = rangeOf(E, I, std::nullopt))
+      Out.push_back(*R);
+  return Out;
+}
+
+bool releases(const Event &E) {
+  if (E.K != Event::Kind::Sync || !E.Sync)
+    return false;
+  return E.Sync->Kind == SyncOpKind::MbarrierArrive ||
+         (E.Sync->Kind == SyncOpKind::ClusterBarrier && E.Sync->IsArrive);
+}
+
+} // namespace
+
+bool mayOverlap(const TmemRange &A, const TmemRange &B) {
+  if (A.Slot != B.Slot)
+    return false;
+  if (!A.Column || !B.Column || !A.Width || !B.Width)
+    return true;
+  return *A.Column < *B.Column + *B.Width && *B.Column < *A.Column + *A.Width;
+}
+
+std::optional<TmemRange> accessRange(const Event &E) {
+  if (E.K != Event::Kind::Tmem || !E.Op)
+    return std::nullopt;
+  const TmemOp &Op = *E.Op;
+  switch (Op.Kind) {
+  case TmemOpKind::Load:
+  case TmemOpKind::Store:
+  case TmemOpKind::Copy:
+  case TmemOpKind::Shift: {
+    int64_t W = Op.Access.Columns;
+    if (Op.Access.SecondHalfOffset)
+      W = std::max<int64_t>(W, *Op.Access.SecondHalfOffset + Op.Access.Columns);
+    return rangeOf(E, Op.TmemAddrOperand,
+                   W > 0 ? std::optional<int64_t>(W) : std::nullopt);
+  }
+  case TmemOpKind::Mma:
+    return rangeOf(E, Op.TmemAddrOperand, mmaWidth(E));
+  case TmemOpKind::Dealloc:
+    return rangeOf(E, Op.TmemAddrOperand, std::nullopt);
+  default:
+    return std::nullopt;
+  }
+}
+
+uint64_t mbarrierIdentity(const AbstractValue &V) {
+  if (!V.isSlotAddress())
+    return 0;
+  return V.SlotArray ? V.SlotArray : V.Slot;
+}
+
+CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
+                                       ThreadConditions &Threads) {
+  const unsigned N = G.Blocks.size();
+  if (N == 0)
+    return;
+  std::vector<const Event *> ById;
+  std::vector<unsigned> BlockOf;
+  for (unsigned B = 0; B < N; ++B)
+    for (const Event &E : G.Blocks[B].Events) {
+      if (ById.size() <= E.Id) {
+        ById.resize(E.Id + 1, nullptr);
+        BlockOf.resize(E.Id + 1, 0);
+      }
+      ById[E.Id] = &E;
+      BlockOf[E.Id] = B;
+    }
+  // A path through `warp == 1` and then `warp == 2` is no thread's path:
+  // facts that pair two events need both to be able to run in one thread.
+  auto SameThreadPossible = [&](const Event &A, const Event &B) {
+    return Threads.compatible(BlockOf[A.Id], BlockOf[B.Id]);
+  };
+  // Regions some mma writes: their reads need a commit -> wait first.
+  std::map<uint64_t, const Event *> MmaRegions;
+  G.forEachEvent([&](const Event &E) {
+    if (isTmem(E, TmemOpKind::Mma))
+      if (auto R = accessRange(E))
+        if (!MmaRegions.count(R->Slot) || E.Id < MmaRegions[R->Slot]->Id)
+          MmaRegions[R->Slot] = &E;
+  });
+  // Which accumulator regions each mbarrier's commits cover; filled by the
+  // fixpoint, read by the reporting pass.
+  std::map<uint64_t, std::set<uint64_t>> CommitCovers;
+
+  // Hazards are collected in the last pass only.
+  bool Report = false;
+  std::set<std::pair<unsigned, unsigned>> SeenLoad, SeenStore, SeenFlight;
+  std::set<unsigned> SeenAcc;
+
+  auto Transfer = [&](const Event &E, ThreadState &S) {
+    auto Hazard = [&](std::set<unsigned> &Pending,
+                      std::vector<CompletionHazard> &Out,
+                      std::set<std::pair<unsigned, unsigned>> &Seen,
+                      CompletionHazard::Kind K,
+                      const std::optional<TmemRange> &Range) {
+      if (!Report)
+        return;
+      for (unsigned Id : Pending) {
+        const Event *Op = ById[Id];
+        std::optional<TmemRange> OpRange = accessRange(*Op);
+        if (Range && (!OpRange || !mayOverlap(*OpRange, *Range)))
+          continue;
+        if (!SameThreadPossible(*Op, E))
+          continue;
+        if (Seen.insert({Id, 0}).second)
+          Out.push_back({Op, &E, K});
+      }
+    };
+
+    if (releases(E)) {
+      Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Released,
+             std::nullopt);
+      Hazard(S.Stores, Stores, SeenStore, CompletionHazard::Released,
+             std::nullopt);
+      return;
+    }
+    if (E.K == Event::Kind::Sync && E.Sync &&
+        E.Sync->Kind == SyncOpKind::MbarrierWait) {
+      const AbstractValue *M = operand(E, E.Sync->MbarOperand);
+      if (uint64_t Id = M ? mbarrierIdentity(*M) : 0) {
+        S.Waited.insert(Id);
+        S.Committed.erase(Id);
+      }
+      return;
+    }
+    if (E.K != Event::Kind::Tmem || !E.Op)
+      return;
+    std::optional<TmemRange> Range = accessRange(E);
+    switch (E.Op->Kind) {
+    case TmemOpKind::Load:
+      if (Report && Range && MmaRegions.count(Range->Slot) &&
+          SeenAcc.insert(E.Id).second) {
+        bool Covered = false, AnyCommit = false;
+        for (const auto &[M, Regions] : CommitCovers)
+          if (Regions.count(Range->Slot)) {
+            AnyCommit = true;
+            Covered |= !S.Top && S.Waited.count(M);
+          }
+        if (!Covered)
+          AccReads.push_back({&E, MmaRegions[Range->Slot], !AnyCommit});
+      }
+      S.Loads.insert(E.Id);
+      break;
+    case TmemOpKind::Store:
+      Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten, Range);
+      S.Stores.insert(E.Id);
+      break;
+    case TmemOpKind::Mma:
+      if (Range)
+        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten,
+               Range);
+      for (const TmemRange &In : mmaTmemInputs(E))
+        Hazard(S.Stores, Stores, SeenStore, CompletionHazard::ReadByMma, In);
+      S.Async.insert(E.Id);
+      S.Issued.insert(E.Id);
+      break;
+    case TmemOpKind::Copy:
+    case TmemOpKind::Shift:
+      if (Range)
+        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten,
+               Range);
+      S.Async.insert(E.Id);
+      S.Issued.insert(E.Id);
+      break;
+    case TmemOpKind::WaitLoad:
+      S.Loads.clear();
+      break;
+    case TmemOpKind::WaitStore:
+      S.Stores.clear();
+      break;
+    case TmemOpKind::Commit: {
+      const AbstractValue *M = operand(E, E.Op->MbarOperand);
+      uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+      S.EverCommitted.insert(S.Issued.begin(), S.Issued.end());
+      for (unsigned Op : S.Issued) {
+        if (Id)
+          S.Committed[Id].insert(Op);
+        if (auto R = accessRange(*ById[Op]); R && Id &&
+                                             isTmem(*ById[Op], TmemOpKind::Mma))
+          CommitCovers[Id].insert(R->Slot);
+      }
+      S.Async.clear();
+      break;
+    }
+    case TmemOpKind::Dealloc:
+      if (!Range)
+        break;
+      Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Freed, Range);
+      Hazard(S.Stores, Stores, SeenStore, CompletionHazard::Freed, Range);
+      if (Report) {
+        for (unsigned Op : S.Async) {
+          if (S.EverCommitted.count(Op))
+            continue;
+          auto R = accessRange(*ById[Op]);
+          if (R && R->Slot == Range->Slot &&
+              SameThreadPossible(*ById[Op], E) &&
+              SeenFlight.insert({Op, E.Id}).second)
+            InFlight.push_back({ById[Op], &E});
+        }
+      }
+      break;
+    default:
+      break;
+    }
+  };
+
+  std::vector<ThreadState> In(N), Out(N);
+  std::vector<uint8_t> Done(N, 0), Queued(N, 0);
+  std::deque<unsigned> Work;
+  for (unsigned B : G.reversePostOrder()) {
+    Work.push_back(B);
+    Queued[B] = 1;
+  }
+  In[G.Entry].Top = false;
+  // The may-sets only grow and the must-set only shrinks: this terminates.
+  while (!Work.empty()) {
+    unsigned B = Work.front();
+    Work.pop_front();
+    Queued[B] = 0;
+    ThreadState S;
+    if (B == G.Entry)
+      S.Top = false;
+    for (unsigned P : G.Blocks[B].Preds)
+      if (Done[P])
+        joinInto(S, Out[P]);
+    if (S.Top && B != G.Entry)
+      continue;
+    In[B] = S;
+    for (const Event &E : G.Blocks[B].Events)
+      Transfer(E, S);
+    if (Done[B] && S == Out[B])
+      continue;
+    Out[B] = std::move(S);
+    Done[B] = 1;
+    for (unsigned Succ : G.Blocks[B].Succs)
+      if (!Queued[Succ]) {
+        Queued[Succ] = 1;
+        Work.push_back(Succ);
+      }
+  }
+  Report = true;
+  for (unsigned B : G.reversePostOrder()) {
+    if (!Done[B])
+      continue;
+    ThreadState S = In[B];
+    for (const Event &E : G.Blocks[B].Events)
+      Transfer(E, S);
+  }
+  auto ByAt = [](const CompletionHazard &A, const CompletionHazard &B) {
+    return A.At->Id < B.At->Id;
+  };
+  std::stable_sort(Loads.begin(), Loads.end(), ByAt);
+  std::stable_sort(Stores.begin(), Stores.end(), ByAt);
+}
+
+} // namespace tmemcheck

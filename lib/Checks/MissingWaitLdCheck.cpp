@@ -1,0 +1,66 @@
+//===- MissingWaitLdCheck.cpp - tmem-missing-wait-ld ----------------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AllChecks.h"
+
+#include "tmemcheck/Analysis/Completion.h"
+#include "tmemcheck/Analysis/DeallocOrdering.h"
+#include "tmemcheck/Analysis/Lifecycle.h"
+
+#include <fmt/format.h>
+
+namespace tmemcheck {
+
+namespace {
+
+/// Flags a tcgen05.ld that is still outstanding (no tcgen05.wait::ld of the
+/// same thread yet) when its columns are overwritten by the thread, handed
+/// back to other threads through an mbarrier arrive, or freed (rules §5.2,
+/// A11). Using the loaded registers before the wait is legal and is not
+/// this check's business (see tmem-ld-use-before-wait).
+class MissingWaitLdCheck : public Check {
+public:
+  MissingWaitLdCheck() : Check("tmem-missing-wait-ld", Severity::Error) {}
+
+  void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
+    const KernelGraph &G = Ctx.graph();
+    for (const CompletionHazard &H : Ctx.completion().loadHazards()) {
+      std::string What;
+      switch (H.K) {
+      case CompletionHazard::Overwritten:
+        What = fmt::format("tcgen05.{} overwrites columns that an earlier "
+                           "tcgen05.ld of this thread may still be reading",
+                           kindName(H.At->Op->Kind).str());
+        break;
+      case CompletionHazard::Released:
+        What = "this mbarrier arrive lets other threads reuse columns that "
+               "a tcgen05.ld of this thread may still be reading";
+        break;
+      case CompletionHazard::Freed:
+        What = "tcgen05.dealloc frees columns that a tcgen05.ld of this "
+               "thread may still be reading";
+        break;
+      case CompletionHazard::ReadByMma:
+        continue;
+      }
+      Finding F = makeKernelLevelFinding(
+          G, *H.At,
+          What + "; wait for the load with tcgen05.wait::ld first (rules "
+                 "§5.2)");
+      F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
+                         "the tcgen05.ld is issued here"});
+      Out.report(std::move(F));
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> createMissingWaitLdCheck() {
+  return std::make_unique<MissingWaitLdCheck>();
+}
+
+} // namespace tmemcheck
