@@ -44,7 +44,9 @@ public:
                          R.NoCommitAtAll
                              ? "the mma writing it; no tcgen05.commit tracks "
                                "it"
-                             : "the mma writing it"});
+                             : "the mma writing it; the commits that track "
+                               "it arrive on mbarriers this path does not "
+                               "wait on"});
       Out.report(std::move(F));
     }
   }

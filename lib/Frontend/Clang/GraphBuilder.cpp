@@ -20,6 +20,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 using namespace clang;
 
 namespace tmemcheck {
@@ -467,8 +469,12 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
   NF->Stack = F.Stack;
-  NF->Stack.push_back({Def->getQualifiedNameAsString(),
-                       toSourceLoc(Ctx.getSourceManager(), CallLoc)});
+  std::string CalleeName = Def->getQualifiedNameAsString();
+  for (size_t Pos; (Pos = CalleeName.find("(anonymous namespace)::")) !=
+                   std::string::npos;)
+    CalleeName.erase(Pos, strlen("(anonymous namespace)::"));
+  NF->Stack.push_back(
+      {std::move(CalleeName), toSourceLoc(Ctx.getSourceManager(), CallLoc)});
   const Frame &Ref = *NF;
   Frames.push_back(std::move(NF));
   // A constructor's member initialisers and the `this->f = v` statements of
