@@ -35,8 +35,11 @@ public:
         const Block *Divergent = nullptr;
         for (unsigned C : CD.allControllers(B)) {
           const Block &Cond = G.Blocks[C];
+          // `if (warp_idx == 1 && elect_one_sync()) ... else if (warp_idx ==
+          // 2) alloc`: the lanes the election splits never reach the alloc,
+          // so that split does not divide the allocating warp.
           if (Cond.BranchUniformity == Uniformity::ThreadVariant &&
-              !Cond.BranchIsLoop) {
+              !Cond.BranchIsLoop && Ctx.threads().compatible(C, B)) {
             Divergent = &Cond;
             break;
           }

@@ -6,12 +6,14 @@
 
 #include "GraphBuilder.h"
 
+#include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/TmemOp.h"
 #include "tmemcheck/Ptx/Parser.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ExprConcepts.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -314,12 +316,10 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
 
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee) {
-      // A dependent call of a template pattern, or a call through a
-      // pointer: it may allocate or free for all we know.
-      if (CE->isTypeDependent() || CE->isValueDependent() ||
-          !isa<CXXPseudoDestructorExpr>(CE->getCallee()))
-        addOpaqueCall(Cur, CE->getBeginLoc(), F);
+    if (!Callee)
+      return visitUnresolvedCall(CE, Cur, F);
+    if (const ApiModel *M = findApiModel(qualifiedName(Callee))) {
+      addModeledCall(*M, CE, Cur, F);
       return Cur;
     }
     if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
@@ -415,6 +415,71 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   return Cur;
 }
 
+std::string GraphBuilder::qualifiedName(const NamedDecl *D) {
+  std::string Name = D->getQualifiedNameAsString();
+  for (size_t Pos; (Pos = Name.find("(anonymous namespace)::")) !=
+                   std::string::npos;)
+    Name.erase(Pos, strlen("(anonymous namespace)::"));
+  return Name;
+}
+
+void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
+                                  unsigned Cur, const Frame &F) {
+  Event E;
+  E.K = Event::Kind::Tmem;
+  E.Op = M.Op;
+  E.Opcode = M.Name;
+  E.Guarded = M.ElectsInside;
+  E.Loc = toSourceLoc(Ctx.getSourceManager(), CE->getBeginLoc());
+  E.Stack = F.Stack;
+  for (int Arg : M.OperandArgs) {
+    OperandValue V;
+    V.Value.Uniform = Uniformity::Unknown;
+    if (Arg >= 0 && static_cast<unsigned>(Arg) < CE->getNumArgs())
+      V.Value = Eval.evaluate(CE->getArg(Arg), F);
+    E.Operands.push_back(std::move(V));
+  }
+  addEvent(Cur, std::move(E));
+}
+
+unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
+                                           const Frame &F) {
+  const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+  // `Allocator().allocate(n, slot)` with a dependent Allocator type.
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee)) {
+    std::string Type = DM->getBaseType().getAsString();
+    if (!DM->isImplicitAccess() && DM->getBase())
+      Type = DM->getBase()->getType().getAsString();
+    if (const ApiModel *M =
+            findApiModelByMember(Type, DM->getMember().getAsString())) {
+      addModeledCall(*M, CE, Cur, F);
+      return Cur;
+    }
+  }
+  // A call whose overload is resolved only at instantiation, but that has
+  // a single candidate: follow it (a template pattern of a device helper).
+  const OverloadExpr *OE = dyn_cast<OverloadExpr>(Callee);
+  if (OE && OE->getNumDecls() == 1) {
+    const NamedDecl *D = (*OE->decls_begin())->getUnderlyingDecl();
+    const FunctionDecl *FD = dyn_cast<FunctionDecl>(D);
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      FD = FT->getTemplatedDecl();
+    if (FD) {
+      if (const ApiModel *M = findApiModel(qualifiedName(FD))) {
+        addModeledCall(*M, CE, Cur, F);
+        return Cur;
+      }
+      if (!isa<CXXMethodDecl>(FD) || isa<UnresolvedLookupExpr>(OE)) {
+        std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
+        return inlineCall(FD, Args, nullptr, CE->getBeginLoc(), Cur, F);
+      }
+    }
+  }
+  // Anything else may allocate or free for all we know.
+  addOpaqueCall(Cur, CE->getBeginLoc(), F);
+  return Cur;
+}
+
 void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,
                                  const Frame &F) {
   Event E;
@@ -469,12 +534,8 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
   NF->Stack = F.Stack;
-  std::string CalleeName = Def->getQualifiedNameAsString();
-  for (size_t Pos; (Pos = CalleeName.find("(anonymous namespace)::")) !=
-                   std::string::npos;)
-    CalleeName.erase(Pos, strlen("(anonymous namespace)::"));
   NF->Stack.push_back(
-      {std::move(CalleeName), toSourceLoc(Ctx.getSourceManager(), CallLoc)});
+      {qualifiedName(Def), toSourceLoc(Ctx.getSourceManager(), CallLoc)});
   const Frame &Ref = *NF;
   Frames.push_back(std::move(NF));
   // A constructor's member initialisers and the `this->f = v` statements of

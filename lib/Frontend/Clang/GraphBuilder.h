@@ -13,6 +13,7 @@
 
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
+#include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/TmemOp.h"
 #include "tmemcheck/Ptx/Instruction.h"
 
@@ -77,6 +78,14 @@ private:
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
   void addEvent(unsigned Block, Event E);
   void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
+  /// A call of a wrapper known by name (CUTLASS under Clang, rules §7.2).
+  void addModeledCall(const ApiModel &M, const clang::CallExpr *CE,
+                      unsigned Cur, const Frame &F);
+  /// A call with no resolved callee: a dependent call of a template
+  /// pattern, or a call through a pointer.
+  unsigned visitUnresolvedCall(const clang::CallExpr *CE, unsigned Cur,
+                               const Frame &F);
+  static std::string qualifiedName(const clang::NamedDecl *D);
   bool overBudget();
 
   clang::ASTContext &Ctx;

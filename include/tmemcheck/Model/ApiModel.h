@@ -1,0 +1,48 @@
+//===- ApiModel.h - Library wrappers modeled by name ------------*- C++ -*-===//
+//
+// Part of tmemcheck. Some wrappers cannot be analysed through their bodies:
+// CUTLASS compiles its SM100 code out under Clang (rules §7), and kernels
+// that are template patterns call them through dependent expressions. These
+// are recognised by name and stand for the tcgen05 instruction they emit
+// (rules §7.2).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_MODEL_APIMODEL_H
+#define TMEMCHECK_MODEL_APIMODEL_H
+
+#include "tmemcheck/Model/TmemOp.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tmemcheck {
+
+/// How a call to a known wrapper maps onto a tcgen05 instruction: the
+/// instruction's meaning and, per instruction operand, the call argument
+/// that supplies it (-1: none).
+struct ApiModel {
+  std::string Name;  ///< e.g. "cute::TMEM::Allocator1Sm::allocate"
+  TmemOp Op;
+  std::vector<int> OperandArgs; ///< indexed like TmemOp operand fields
+  /// The wrapper elects one thread itself (CUTLASS MMA atoms, umma_arrive):
+  /// the instruction is not issued by every calling thread.
+  bool ElectsInside = false;
+};
+
+/// The model of the function with the given qualified name (template
+/// arguments removed), or nullptr.
+const ApiModel *findApiModel(llvm::StringRef QualifiedName);
+
+/// The model for a member call whose object type is only known by name (a
+/// dependent call in a template pattern): \p TypeName is the spelled type of
+/// the object, \p Member the member function name.
+const ApiModel *findApiModelByMember(llvm::StringRef TypeName,
+                                     llvm::StringRef Member);
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_MODEL_APIMODEL_H
