@@ -31,7 +31,7 @@ __global__ void cutlass_style(int num_tiles) {
     // CHECK: api-models.cu:[[@LINE+4]]:5: error: tcgen05.alloc requests 96 columns;{{.*}}[tmem-alloc-ncols]
     // CHECK-NEXT: api-models.cu:[[@LINE+3]]:5: note: use 128 columns, the next legal size
     // CHECK-NEXT: api-models.cu:[[@LINE+2]]:5: error: TMEM allocated into 'slot' (96 columns) is still allocated when the kernel exits on some path;{{.*}}[tmem-leak]
-    // CHECK-NEXT: api-models.cu:[[@LINE+13]]:32: note: the kernel can exit here with the columns allocated
+    // CHECK-NEXT: api-models.cu:[[@LINE+11]]:32: note: the kernel can exit here with the columns allocated
     allocator.allocate(96, &slot);
     allocator.release_allocation_lock();
   }
