@@ -6,10 +6,11 @@
 
 #include "tmemcheck/Analysis/Completion.h"
 
+#include "tmemcheck/Analysis/ForwardDataflow.h"
+
 #include "tmemcheck/Analysis/Lifecycle.h"
 #include "tmemcheck/Model/Footprint.h"
 
-#include <deque>
 
 namespace tmemcheck {
 
@@ -314,48 +315,22 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     }
   };
 
-  std::vector<ThreadState> In(N), Out(N);
-  std::vector<uint8_t> Done(N, 0), Queued(N, 0);
-  std::deque<unsigned> Work;
-  for (unsigned B : G.reversePostOrder()) {
-    Work.push_back(B);
-    Queued[B] = 1;
-  }
-  In[G.Entry].Top = false;
   // The may-sets only grow and the must-set only shrinks: this terminates.
-  while (!Work.empty()) {
-    unsigned B = Work.front();
-    Work.pop_front();
-    Queued[B] = 0;
-    ThreadState S;
-    if (B == G.Entry)
-      S.Top = false;
-    for (unsigned P : G.Blocks[B].Preds)
-      if (Done[P])
-        joinInto(S, Out[P]);
-    if (S.Top && B != G.Entry)
-      continue;
-    In[B] = S;
-    for (const Event &E : G.Blocks[B].Events)
-      Transfer(E, S);
-    if (Done[B] && S == Out[B])
-      continue;
-    Out[B] = std::move(S);
-    Done[B] = 1;
-    for (unsigned Succ : G.Blocks[B].Succs)
-      if (!Queued[Succ]) {
-        Queued[Succ] = 1;
-        Work.push_back(Succ);
-      }
-  }
+  ForwardSolution<ThreadState> Sol = solveForward<ThreadState>(
+      G,
+      [&](unsigned B, const std::vector<uint8_t> &Reached,
+          const std::vector<ThreadState> &Outs) {
+        ThreadState S;
+        if (B == G.Entry)
+          S.Top = false;
+        for (unsigned P : G.Blocks[B].Preds)
+          if (Reached[P])
+            joinInto(S, Outs[P]);
+        return S;
+      },
+      Transfer);
   Report = true;
-  for (unsigned B : G.reversePostOrder()) {
-    if (!Done[B])
-      continue;
-    ThreadState S = In[B];
-    for (const Event &E : G.Blocks[B].Events)
-      Transfer(E, S);
-  }
+  replayForward(G, Sol, Transfer, [](const Event &, const ThreadState &) {});
   auto ByAt = [](const CompletionHazard &A, const CompletionHazard &B) {
     return A.At->Id < B.At->Id;
   };

@@ -7,9 +7,9 @@
 #include "tmemcheck/Analysis/DeallocOrdering.h"
 
 #include "tmemcheck/Analysis/Completion.h"
+#include "tmemcheck/Analysis/ForwardDataflow.h"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 
 namespace tmemcheck {
@@ -96,74 +96,47 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
       }
   };
 
-  std::vector<Unordered> In(N), Out(N);
-  std::vector<uint8_t> Done(N, 0), Queued(N, 0);
-  std::deque<unsigned> Work;
-  for (unsigned B : G.reversePostOrder()) {
-    Work.push_back(B);
-    Queued[B] = 1;
-  }
-  while (!Work.empty()) {
-    unsigned B = Work.front();
-    Work.pop_front();
-    Queued[B] = 0;
-    Unordered S;
-    bool Any = B == G.Entry;
-    for (unsigned P : G.Blocks[B].Preds)
-      if (Done[P]) {
-        Any = true;
-        unionInto(S.Cta, Out[P].Cta);
-        unionInto(S.Cluster, Out[P].Cluster);
-      }
-    if (!Any)
-      continue;
-    In[B] = S;
-    for (const Event &E : G.Blocks[B].Events)
-      Transfer(E, S);
-    if (Done[B] && S == Out[B])
-      continue;
-    Out[B] = std::move(S);
-    Done[B] = 1;
-    for (unsigned Succ : G.Blocks[B].Succs)
-      if (!Queued[Succ]) {
-        Queued[Succ] = 1;
-        Work.push_back(Succ);
-      }
-  }
-
-  std::set<std::pair<unsigned, unsigned>> Seen;
-  for (unsigned B : G.reversePostOrder()) {
-    if (!Done[B])
-      continue;
-    Unordered S = In[B];
-    for (const Event &E : G.Blocks[B].Events) {
-      if (E.K == Event::Kind::Tmem && E.Op &&
-          E.Op->Kind == TmemOpKind::Dealloc)
-        if (auto R = accessRange(E)) {
-          bool Pair = E.Op->Group == CtaGroup::Two;
-          const auto &Pending = Pair ? S.Cluster : S.Cta;
-          auto It = Pending.find(R->Slot);
-          if (It != Pending.end()) {
-            for (unsigned Id : It->second) {
-              // An access made only by the deallocating threads is ordered
-              // by their own program order (and checked per thread).
-              if (Threads.subsetOf(BlockOf[Id], B))
-                continue;
-              if (!Seen.insert({E.Id, 0}).second)
-                continue;
-              // Ordered in this CTA but not across the pair: the peer CTA
-              // may still be using the columns.
-              auto Local = S.Cta.find(R->Slot);
-              bool PeerOnly = Pair && (Local == S.Cta.end() ||
-                                       !Local->second.count(Id));
-              Races.push_back({&E, ById[Id], PeerOnly});
-              break;
-            }
+  ForwardSolution<Unordered> Sol = solveForward<Unordered>(
+      G,
+      [&](unsigned B, const std::vector<uint8_t> &Reached,
+          const std::vector<Unordered> &Outs) {
+        Unordered S;
+        for (unsigned P : G.Blocks[B].Preds)
+          if (Reached[P]) {
+            unionInto(S.Cta, Outs[P].Cta);
+            unionInto(S.Cluster, Outs[P].Cluster);
           }
-        }
-      Transfer(E, S);
+        return S;
+      },
+      Transfer);
+
+  std::set<unsigned> Seen;
+  replayForward(G, Sol, Transfer, [&](const Event &E, const Unordered &S) {
+    if (E.K != Event::Kind::Tmem || !E.Op || E.Op->Kind != TmemOpKind::Dealloc)
+      return;
+    std::optional<TmemRange> R = accessRange(E);
+    if (!R)
+      return;
+    bool Pair = E.Op->Group == CtaGroup::Two;
+    const auto &Pending = Pair ? S.Cluster : S.Cta;
+    auto It = Pending.find(R->Slot);
+    if (It == Pending.end())
+      return;
+    for (unsigned Id : It->second) {
+      // An access made only by the deallocating threads is ordered by
+      // their own program order (and checked per thread).
+      if (Threads.subsetOf(BlockOf[Id], BlockOf[E.Id]) ||
+          !Seen.insert(E.Id).second)
+        continue;
+      // Ordered in this CTA but not across the pair: the peer CTA may still
+      // be using the columns.
+      auto Local = S.Cta.find(R->Slot);
+      bool PeerOnly =
+          Pair && (Local == S.Cta.end() || !Local->second.count(Id));
+      Races.push_back({&E, ById[Id], PeerOnly});
+      break;
     }
-  }
+  });
 }
 
 } // namespace tmemcheck

@@ -7,6 +7,8 @@
 #include "tmemcheck/Analysis/Lifecycle.h"
 
 #include <algorithm>
+#include "tmemcheck/Analysis/ForwardDataflow.h"
+
 #include <deque>
 
 namespace tmemcheck {
@@ -128,52 +130,25 @@ LifecycleAnalysis::LifecycleAnalysis(const KernelGraph &G,
   const unsigned N = G.Blocks.size();
   if (N == 0)
     return;
-  In.assign(N, CtaState());
-  Out.assign(N, CtaState());
-  std::vector<uint8_t> Done(N, 0), Queued(N, 0);
-  std::deque<unsigned> Work;
-  for (unsigned B : G.reversePostOrder()) {
-    Work.push_back(B);
-    Queued[B] = 1;
-  }
-  // Each block is revisited only when a predecessor's output grew; the
-  // lattice is finite (a few bits per region), so this terminates.
-  while (!Work.empty()) {
-    unsigned B = Work.front();
-    Work.pop_front();
-    Queued[B] = 0;
-    bool AnyPred = false;
-    for (unsigned P : G.Blocks[B].Preds)
-      AnyPred |= Done[P] != 0;
-    if (B != G.Entry && !AnyPred)
-      continue;
-    In[B] = joinInto(B, Done);
-    CtaState S = In[B];
-    for (const Event &E : G.Blocks[B].Events)
-      transfer(E, S);
-    if (Done[B] && S == Out[B])
-      continue;
-    Out[B] = std::move(S);
-    Done[B] = 1;
-    for (unsigned Succ : G.Blocks[B].Succs)
-      if (!Queued[Succ]) {
-        Queued[Succ] = 1;
-        Work.push_back(Succ);
-      }
-  }
-  for (unsigned B = 0; B < N; ++B) {
-    if (!Done[B])
-      continue;
-    CtaState S = In[B];
-    for (const Event &E : G.Blocks[B].Events) {
-      if (E.K != Event::Kind::VariableRead)
-        Before[E.Id] = S;
-      transfer(E, S);
-    }
-  }
+  // The lattice is finite (a few bits per region), so this terminates.
+  ForwardSolution<CtaState> Sol = solveForward<CtaState>(
+      G,
+      [&](unsigned B, const std::vector<uint8_t> &Reached,
+          const std::vector<CtaState> &Outs) {
+        return joinInto(B, Reached, Outs);
+      },
+      [&](const Event &E, CtaState &S) { transfer(E, S); });
+  replayForward(
+      G, Sol, [&](const Event &E, CtaState &S) { transfer(E, S); },
+      [&](const Event &E, const CtaState &S) {
+        if (E.K != Event::Kind::VariableRead)
+          Before[E.Id] = S;
+      });
+  In = std::move(Sol.In);
+  Out = std::move(Sol.Out);
+  Done = std::move(Sol.Reached);
   if (G.Exit < N)
     Exit = In[G.Exit];
-  this->Done = std::move(Done);
 }
 
 void LifecycleAnalysis::collectRegions() {
@@ -274,8 +249,8 @@ void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
 }
 
 std::vector<LifecycleAnalysis::Incoming>
-LifecycleAnalysis::incoming(unsigned Block,
-                            const std::vector<uint8_t> &Done) const {
+LifecycleAnalysis::incoming(unsigned Block, const std::vector<uint8_t> &Done,
+                            const std::vector<CtaState> &Out) const {
   std::vector<Incoming> Items;
   for (unsigned P : G.Blocks[Block].Preds)
     if (Done[P])
@@ -307,8 +282,9 @@ LifecycleAnalysis::incoming(unsigned Block,
 }
 
 CtaState LifecycleAnalysis::joinInto(unsigned Block,
-                                     const std::vector<uint8_t> &Done) const {
-  std::vector<Incoming> Items = incoming(Block, Done);
+                                     const std::vector<uint8_t> &Done,
+                                     const std::vector<CtaState> &Out) const {
+  std::vector<Incoming> Items = incoming(Block, Done, Out);
   if (Items.empty())
     return CtaState();
   CtaState R = std::move(Items.front().State);
@@ -321,7 +297,7 @@ std::vector<SourceLoc> LifecycleAnalysis::leakingExits(uint64_t Slot) const {
   std::vector<SourceLoc> Result;
   if (G.Exit >= G.Blocks.size())
     return Result;
-  for (const Incoming &I : incoming(G.Exit, Done)) {
+  for (const Incoming &I : incoming(G.Exit, Done, Out)) {
     if (!(I.State.phases(Slot) & PhaseAnyAllocated))
       continue;
     SourceLoc Loc = G.EndLoc;

@@ -112,8 +112,10 @@ private:
     CtaState State;
   };
   std::vector<Incoming> incoming(unsigned Block,
-                                 const std::vector<uint8_t> &Done) const;
-  CtaState joinInto(unsigned Block, const std::vector<uint8_t> &Done) const;
+                                 const std::vector<uint8_t> &Done,
+                                 const std::vector<CtaState> &Out) const;
+  CtaState joinInto(unsigned Block, const std::vector<uint8_t> &Done,
+                    const std::vector<CtaState> &Out) const;
 
   const KernelGraph &G;
   const ControlDependence &CD;
