@@ -11,7 +11,6 @@
 #include "tmemcheck/Analysis/Lifecycle.h"
 #include "tmemcheck/Model/Footprint.h"
 
-
 namespace tmemcheck {
 
 namespace {
@@ -38,8 +37,7 @@ struct ThreadState {
   friend bool operator==(const ThreadState &A, const ThreadState &B) {
     return A.Loads == B.Loads && A.Stores == B.Stores && A.Async == B.Async &&
            A.Issued == B.Issued && A.EverCommitted == B.EverCommitted &&
-           A.Committed == B.Committed && A.Waited == B.Waited &&
-           A.Top == B.Top;
+           A.Committed == B.Committed && A.Waited == B.Waited && A.Top == B.Top;
   }
 };
 
@@ -199,24 +197,23 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   std::set<unsigned> SeenAcc;
 
   auto Transfer = [&](const Event &E, ThreadState &S) {
-    auto Hazard = [&](std::set<unsigned> &Pending,
-                      std::vector<CompletionHazard> &Out,
-                      std::set<std::pair<unsigned, unsigned>> &Seen,
-                      CompletionHazard::Kind K,
-                      const std::optional<TmemRange> &Range) {
-      if (!Report)
-        return;
-      for (unsigned Id : Pending) {
-        const Event *Op = ById[Id];
-        std::optional<TmemRange> OpRange = accessRange(*Op);
-        if (Range && (!OpRange || !mayOverlap(*OpRange, *Range)))
-          continue;
-        if (!SameThreadPossible(*Op, E))
-          continue;
-        if (Seen.insert({Id, 0}).second)
-          Out.push_back({Op, &E, K});
-      }
-    };
+    auto Hazard =
+        [&](std::set<unsigned> &Pending, std::vector<CompletionHazard> &Out,
+            std::set<std::pair<unsigned, unsigned>> &Seen,
+            CompletionHazard::Kind K, const std::optional<TmemRange> &Range) {
+          if (!Report)
+            return;
+          for (unsigned Id : Pending) {
+            const Event *Op = ById[Id];
+            std::optional<TmemRange> OpRange = accessRange(*Op);
+            if (Range && (!OpRange || !mayOverlap(*OpRange, *Range)))
+              continue;
+            if (!SameThreadPossible(*Op, E))
+              continue;
+            if (Seen.insert({Id, 0}).second)
+              Out.push_back({Op, &E, K});
+          }
+        };
 
     if (releases(E)) {
       Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Released,
@@ -258,8 +255,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       break;
     case TmemOpKind::Mma:
       if (Range)
-        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten,
-               Range);
+        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten, Range);
       for (const TmemRange &In : mmaTmemInputs(E))
         Hazard(S.Stores, Stores, SeenStore, CompletionHazard::ReadByMma, In);
       S.Async.insert(E.Id);
@@ -268,8 +264,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     case TmemOpKind::Copy:
     case TmemOpKind::Shift:
       if (Range)
-        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten,
-               Range);
+        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten, Range);
       S.Async.insert(E.Id);
       S.Issued.insert(E.Id);
       break;
@@ -286,8 +281,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       for (unsigned Op : S.Issued) {
         if (Id)
           S.Committed[Id].insert(Op);
-        if (auto R = accessRange(*ById[Op]); R && Id &&
-                                             isTmem(*ById[Op], TmemOpKind::Mma))
+        if (auto R = accessRange(*ById[Op]);
+            R && Id && isTmem(*ById[Op], TmemOpKind::Mma))
           CommitCovers[Id].insert(R->Slot);
       }
       S.Async.clear();
@@ -303,8 +298,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           if (S.EverCommitted.count(Op))
             continue;
           auto R = accessRange(*ById[Op]);
-          if (R && R->Slot == Range->Slot &&
-              SameThreadPossible(*ById[Op], E) &&
+          if (R && R->Slot == Range->Slot && SameThreadPossible(*ById[Op], E) &&
               SeenFlight.insert({Op, E.Id}).second)
             InFlight.push_back({ById[Op], &E});
         }

@@ -16,9 +16,8 @@ namespace tmemcheck {
 
 ControlDependence::ControlDependence(const KernelGraph &G)
     : G(G), IPDom(G.Blocks.size(), -1), Controllers(G.Blocks.size()),
-      Arms(G.Blocks.size()),
-      DivergentJoins(G.Blocks.size()), AllControllers(G.Blocks.size()),
-      AllControllersDone(G.Blocks.size(), 0) {
+      Arms(G.Blocks.size()), DivergentJoins(G.Blocks.size()),
+      AllControllers(G.Blocks.size()), AllControllersDone(G.Blocks.size(), 0) {
   const unsigned N = G.Blocks.size();
   if (N == 0)
     return;
@@ -96,9 +95,8 @@ ControlDependence::ControlDependence(const KernelGraph &G)
     }
   }
   for (unsigned B = 0; B < N; ++B)
-    IPDom[B] = (Dom[B] == -1 || Dom[B] == static_cast<int>(Virtual))
-                   ? -1
-                   : Dom[B];
+    IPDom[B] =
+        (Dom[B] == -1 || Dom[B] == static_cast<int>(Virtual)) ? -1 : Dom[B];
 
   // Control dependence: for a branch A and successor S that S does not
   // post-dominate A, every block from S up the post-dominator tree to

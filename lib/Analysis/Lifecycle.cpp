@@ -6,8 +6,8 @@
 
 #include "tmemcheck/Analysis/Lifecycle.h"
 
-#include <algorithm>
 #include "tmemcheck/Analysis/ForwardDataflow.h"
+#include <algorithm>
 
 #include <deque>
 
@@ -104,9 +104,9 @@ std::vector<const AbstractValue *> tmemAccessOperands(const Event &E) {
       Out.push_back(V);
     break;
   case TmemOpKind::Mma:
-    for (int I : {E.Op->TmemAddrOperand, E.Op->SfaOperand, E.Op->SfbOperand,
-                  E.Op->SparseMetaOperand,
-                  E.Op->ATmem ? E.Op->ADescOrTmemOperand : -1})
+    for (int I :
+         {E.Op->TmemAddrOperand, E.Op->SfaOperand, E.Op->SfbOperand,
+          E.Op->SparseMetaOperand, E.Op->ATmem ? E.Op->ADescOrTmemOperand : -1})
       if (const AbstractValue *V = operandValue(E, I))
         Out.push_back(V);
     break;

@@ -1,4 +1,5 @@
-//===- AccumulatorReadBeforeCommitCheck.cpp - tmem-accumulator-read-before-commit ---===//
+//===- AccumulatorReadBeforeCommitCheck.cpp -
+//tmem-accumulator-read-before-commit ---===//
 //
 // Part of tmemcheck.
 //

@@ -39,11 +39,11 @@ public:
         unsigned AllocBlock = blockOf(G, *Alloc);
         const std::vector<unsigned> &AllocCtl = CD.allControllers(AllocBlock);
         const std::vector<unsigned> &ReadCtl = CD.allControllers(B);
-        if (AllocCtl.empty() ||
-            std::includes(ReadCtl.begin(), ReadCtl.end(), AllocCtl.begin(),
-                          AllocCtl.end()))
+        if (AllocCtl.empty() || std::includes(ReadCtl.begin(), ReadCtl.end(),
+                                              AllocCtl.begin(), AllocCtl.end()))
           continue;
-        Finding F = makeKernelLevelFinding(G, E,
+        Finding F = makeKernelLevelFinding(
+            G, E,
             fmt::format("'{}' is read by threads outside the allocating "
                         "warp before a barrier publishes the address "
                         "tcgen05.alloc stored there (rule A3)",

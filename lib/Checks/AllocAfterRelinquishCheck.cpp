@@ -32,7 +32,8 @@ public:
           E.Op->Kind != TmemOpKind::Alloc ||
           !L.stateBefore(E).mayBeRelinquished())
         return;
-      Finding F = makeKernelLevelFinding(G, E,
+      Finding F = makeKernelLevelFinding(
+          G, E,
           "tcgen05.alloc after tcgen05.relinquish_alloc_permit: the CTA "
           "has given up its right to allocate (rule A8)");
       F.Notes.push_back({locationSeenFrom(*L.relinquishes().front(), E),

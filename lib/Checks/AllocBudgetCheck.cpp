@@ -25,8 +25,7 @@ public:
     const KernelGraph &G = Ctx.graph();
     const LifecycleAnalysis &L = Ctx.lifecycle();
     G.forEachEvent([&](const Event &E) {
-      if (E.K != Event::Kind::Tmem || !E.Op ||
-          E.Op->Kind != TmemOpKind::Alloc)
+      if (E.K != Event::Kind::Tmem || !E.Op || E.Op->Kind != TmemOpKind::Alloc)
         return;
       std::optional<int64_t> Cols = columnCount(E);
       if (!Cols)

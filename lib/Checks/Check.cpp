@@ -44,10 +44,10 @@ Finding Check::withInstructionNote(Finding F, const Event &E) {
         break;
       }
     F.Notes.push_back(
-        {E.Loc, Wrapper.empty()
-                    ? "'" + E.Opcode + "' is issued here"
-                    : "'" + E.Opcode + "' is issued here, inside '" +
-                          Wrapper + "'"});
+        {E.Loc,
+         Wrapper.empty()
+             ? "'" + E.Opcode + "' is issued here"
+             : "'" + E.Opcode + "' is issued here, inside '" + Wrapper + "'"});
   }
   return F;
 }

@@ -51,10 +51,9 @@ public:
                     "tcgen05 instruction of a kernel must use the same "
                     "cta_group (rule A12)",
                     G.Name));
-    F.Notes.push_back(
-        {First->kernelLoc(),
-         fmt::format("cta_group::{} first used here",
-                     static_cast<unsigned>(First->Op->Group))});
+    F.Notes.push_back({First->kernelLoc(),
+                       fmt::format("cta_group::{} first used here",
+                                   static_cast<unsigned>(First->Op->Group))});
     Out.report(std::move(F));
   }
 };

@@ -43,9 +43,9 @@ public:
                             "the tcgen05.{} of other threads: no barrier "
                             "between them (rule A11)",
                             Name, Kind));
-      F.Notes.push_back({locationSeenFrom(*R.Access, *R.Dealloc),
-                         fmt::format("tcgen05.{} accesses the region here",
-                                     Kind)});
+      F.Notes.push_back(
+          {locationSeenFrom(*R.Access, *R.Dealloc),
+           fmt::format("tcgen05.{} accesses the region here", Kind)});
       Out.report(std::move(F));
     }
     for (const InFlightAtDealloc &I : Ctx.completion().inFlightAtDealloc()) {

@@ -37,7 +37,8 @@ public:
         return;
       if (V->Constant && !V->isTmemAddress()) {
         if (Complete)
-          Out.report(makeKernelLevelFinding(G, E,
+          Out.report(makeKernelLevelFinding(
+              G, E,
               fmt::format("tcgen05.dealloc of the constant address {}, "
                           "which is not a value tcgen05.alloc returned; "
                           "free the address the alloc stored in its "
@@ -50,7 +51,8 @@ public:
       const Region *R = L.region(V->Slot);
       if (!R) {
         if (Complete && !L.regions().empty())
-          Out.report(makeKernelLevelFinding(G, E,
+          Out.report(makeKernelLevelFinding(
+              G, E,
               fmt::format("tcgen05.dealloc frees the address read from '{}', "
                           "but no tcgen05.alloc in this kernel writes that "
                           "slot (rule A9)",
@@ -59,7 +61,8 @@ public:
       }
       if ((V->ColumnOffset && *V->ColumnOffset != 0) ||
           (V->LaneOffset && *V->LaneOffset != 0)) {
-        Finding F = makeKernelLevelFinding(G, E,
+        Finding F = makeKernelLevelFinding(
+            G, E,
             fmt::format("tcgen05.dealloc frees '{}' at an offset of {} "
                         "lane(s) and {} column(s): only the start of an "
                         "allocation can be freed (rule A9)",
@@ -71,7 +74,8 @@ public:
       }
       PhaseSet Before = L.stateBefore(E).phases(R->Slot);
       if ((Before & PhaseUnallocated) && Complete) {
-        Finding F = makeKernelLevelFinding(G, E,
+        Finding F = makeKernelLevelFinding(
+            G, E,
             fmt::format("tcgen05.dealloc frees '{}' on a path where it was "
                         "never allocated (rule A9)",
                         R->Name));

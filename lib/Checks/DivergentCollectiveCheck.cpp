@@ -46,7 +46,8 @@ public:
         }
         if (!Divergent)
           continue;
-        Finding F = makeKernelLevelFinding(G, E,
+        Finding F = makeKernelLevelFinding(
+            G, E,
             fmt::format("tcgen05.{} is warp-collective (.sync.aligned) but "
                         "runs under a condition that differs between the "
                         "lanes of a warp (rule A2)",

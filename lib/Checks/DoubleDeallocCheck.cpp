@@ -29,7 +29,8 @@ public:
       for (const Event *D : R.Deallocs) {
         if (!(L.stateBefore(*D).phases(R.Slot) & PhaseFreed))
           continue;
-        Finding F = makeKernelLevelFinding(G, *D,
+        Finding F = makeKernelLevelFinding(
+            G, *D,
             fmt::format("'{}' is freed twice: this tcgen05.dealloc runs "
                         "after the region was already freed on some path "
                         "(rule A9)",

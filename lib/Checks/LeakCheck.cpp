@@ -34,7 +34,8 @@ public:
       const Event &Alloc = *R.Allocs.front();
       std::string Cols =
           R.Columns ? fmt::format(" ({} columns)", *R.Columns) : "";
-      Finding F = makeKernelLevelFinding(G, Alloc,
+      Finding F = makeKernelLevelFinding(
+          G, Alloc,
           fmt::format("TMEM allocated into '{}'{} is still allocated when "
                       "the kernel exits on some path; free it with "
                       "tcgen05.dealloc before every exit (rule A9)",

@@ -30,13 +30,14 @@ public:
       return;
     const Event *First = nullptr;
     G.forEachEvent([&](const Event &E) {
-      if (E.K == Event::Kind::Tmem && E.Op &&
-          E.Op->Kind == TmemOpKind::Alloc && (!First || E.Id < First->Id))
+      if (E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == TmemOpKind::Alloc &&
+          (!First || E.Id < First->Id))
         First = &E;
     });
     if (!First)
       return;
-    Finding F = makeKernelLevelFinding(G, *First,
+    Finding F = makeKernelLevelFinding(
+        G, *First,
         fmt::format("kernel '{}' allocates TMEM but never executes "
                     "tcgen05.relinquish_alloc_permit; the next CTA on this "
                     "SM cannot allocate until this one exits (rule A8)",

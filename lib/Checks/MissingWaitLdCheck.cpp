@@ -50,8 +50,8 @@ public:
           G, *H.At,
           What + "; wait for the load with tcgen05.wait::ld first (rules "
                  "§5.2)");
-      F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
-                         "the tcgen05.ld is issued here"});
+      F.Notes.push_back(
+          {locationSeenFrom(*H.Op, *H.At), "the tcgen05.ld is issued here"});
       Out.report(std::move(F));
     }
   }

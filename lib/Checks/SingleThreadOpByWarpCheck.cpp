@@ -44,7 +44,8 @@ public:
         }
         if (MaybeElected)
           continue;
-        Out.report(makeKernelLevelFinding(G, E,
+        Out.report(makeKernelLevelFinding(
+            G, E,
             fmt::format("tcgen05.{} is a single-thread operation, but every "
                         "thread that reaches it issues one (32 per warp); "
                         "elect one thread, e.g. with elect.sync",

@@ -31,7 +31,8 @@ public:
         const Region *R = L.region(V->Slot);
         if (!R || !(L.stateBefore(E).phases(R->Slot) & PhaseFreed))
           continue;
-        Finding F = makeKernelLevelFinding(G, E,
+        Finding F = makeKernelLevelFinding(
+            G, E,
             fmt::format("tcgen05.{} accesses '{}' after it was freed "
                         "(rule A9)",
                         kindName(E.Op->Kind).str(), R->Name));

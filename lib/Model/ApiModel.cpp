@@ -14,9 +14,6 @@ namespace tmemcheck {
 
 namespace {
 
-
-
-
 ApiModel makeAlloc(std::string Name, CtaGroup G) {
   ApiModel M;
   M.Name = std::move(Name);
@@ -80,9 +77,9 @@ const std::vector<ApiModel> &table() {
                            CtaGroup::Two, true));
     T.push_back(makeCommit("cutlass::arch::umma_arrive_multicast_no_elect",
                            CtaGroup::One, false));
-    T.push_back(makeCommit(
-        "cutlass::arch::umma_arrive_multicast_2x1SM_no_elect", CtaGroup::Two,
-        false));
+    T.push_back(
+        makeCommit("cutlass::arch::umma_arrive_multicast_2x1SM_no_elect",
+                   CtaGroup::Two, false));
     T.push_back(makeSimple("cutlass::arch::fence_view_async_tmem_load",
                            TmemOpKind::WaitLoad, CtaGroup::Unspecified));
     T.push_back(makeSimple("cutlass::arch::fence_view_async_tmem_store",

@@ -23,8 +23,8 @@ bool markerCovers(llvm::StringRef Line, llvm::StringRef Marker,
     llvm::StringRef Rest = Line.substr(Pos + Marker.size());
     Pos += Marker.size();
     // NOLINT must not match NOLINTNEXTLINE / NOLINTBEGIN.
-    if (!Rest.empty() && (std::isalpha(static_cast<unsigned char>(Rest[0])) ||
-                          Rest[0] == '_'))
+    if (!Rest.empty() &&
+        (std::isalpha(static_cast<unsigned char>(Rest[0])) || Rest[0] == '_'))
       continue;
     if (!Rest.consume_front("("))
       return true;
@@ -65,8 +65,7 @@ bool Suppressions::isSuppressed(const Finding &F) {
     return false;
   if (markerCovers(Info.Lines[L - 1], "NOLINT", F.CheckName))
     return true;
-  if (L >= 2 &&
-      markerCovers(Info.Lines[L - 2], "NOLINTNEXTLINE", F.CheckName))
+  if (L >= 2 && markerCovers(Info.Lines[L - 2], "NOLINTNEXTLINE", F.CheckName))
     return true;
   // Innermost open NOLINTBEGIN above the line that covers the check.
   int Depth = 0;

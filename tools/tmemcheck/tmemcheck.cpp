@@ -15,8 +15,8 @@
 #include "tmemcheck/Report/Suppressions.h"
 #include "tmemcheck/Report/TextPrinter.h"
 
-#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -93,11 +93,11 @@ cl::opt<bool> DumpEvents("dump-events",
                          cl::Hidden, cl::cat(Category));
 
 cl::opt<std::string> BuildPath(
-    "p", cl::desc("Build directory with compile_commands.json (or the JSON "
-                  "file itself)"),
+    "p",
+    cl::desc("Build directory with compile_commands.json (or the JSON "
+             "file itself)"),
     cl::value_desc("build-dir"), cl::cat(Category));
-cl::list<std::string> SourcePaths(cl::Positional,
-                                  cl::desc("<source files>"),
+cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source files>"),
                                   cl::cat(Category));
 cl::list<std::string> ExtraArgs("extra-arg",
                                 cl::desc("Extra argument appended to every "
@@ -170,8 +170,8 @@ loadCompilations(std::unique_ptr<clang::tooling::CompilationDatabase> Fixed,
 
 void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
   OS << "kernel " << G.Name << (G.IsPattern ? " (pattern)" : "") << ": "
-     << G.Blocks.size() << " blocks, entry " << G.Entry << ", exit "
-     << G.Exit << '\n';
+     << G.Blocks.size() << " blocks, entry " << G.Entry << ", exit " << G.Exit
+     << '\n';
   for (unsigned B = 0; B < G.Blocks.size(); ++B) {
     const Block &Blk = G.Blocks[B];
     if (Blk.Events.empty() && Blk.Succs.size() <= 1 && !Blk.BranchUniformity)
@@ -319,11 +319,10 @@ int main(int argc, const char **argv) {
   bool ToolFailed = false;
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
   for (const std::string &File : Sources) {
-    TranslationUnitResult TU = analyzeTranslationUnit(
-        *Compilations, File, *Env, Limits);
+    TranslationUnitResult TU =
+        analyzeTranslationUnit(*Compilations, File, *Env, Limits);
     if (!TU.Parsed) {
-      errs() << "tmemcheck: error: " << File << ": " << TU.FirstError
-             << '\n';
+      errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
       ToolFailed = true;
       continue;
     }

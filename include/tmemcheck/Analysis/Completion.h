@@ -1,4 +1,5 @@
-//===- Completion.h - Per-thread completion of async tcgen05 ops -*- C++ -*-===//
+//===- Completion.h - Per-thread completion of async tcgen05 ops -*- C++
+//-*-===//
 //
 // Part of tmemcheck. tcgen05.ld/st/mma/cp/shift are asynchronous (rules
 // §5.2): ld completes at the thread's tcgen05.wait::ld, st at wait::st, and
@@ -55,8 +56,8 @@ struct CompletionHazard {
 /// reading thread, by a wait on an mbarrier a commit of that mma arrives on.
 struct UncommittedAccumulatorRead {
   const Event *Load = nullptr;
-  const Event *Mma = nullptr;   ///< an mma that writes the region
-  bool NoCommitAtAll = false;   ///< no commit covers any mma of the region
+  const Event *Mma = nullptr; ///< an mma that writes the region
+  bool NoCommitAtAll = false; ///< no commit covers any mma of the region
 };
 
 /// An mma/cp/shift of the deallocating thread that may still be running.

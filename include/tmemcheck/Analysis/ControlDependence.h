@@ -34,7 +34,8 @@ public:
 
   /// The arms (branch block, successor index) that \p B is directly
   /// control dependent on: B runs only if that branch takes that successor.
-  llvm::ArrayRef<std::pair<unsigned, unsigned>> controllingArms(unsigned B) const {
+  llvm::ArrayRef<std::pair<unsigned, unsigned>>
+  controllingArms(unsigned B) const {
     return Arms[B];
   }
 

@@ -1,4 +1,5 @@
-//===- DeallocOrdering.h - Is a dealloc ordered after all accesses -*- C++ -*-===//
+//===- DeallocOrdering.h - Is a dealloc ordered after all accesses -*- C++
+//-*-===//
 //
 // Part of tmemcheck. Before tcgen05.dealloc, every other thread's access to
 // the region must be ordered before it by thread synchronisation (rule A11;

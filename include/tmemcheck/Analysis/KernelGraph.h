@@ -51,8 +51,8 @@ struct Event {
   };
 
   Kind K = Kind::Tmem;
-  unsigned Id = 0;  ///< unique within the graph, in creation order.
-  SourceLoc Loc;    ///< where it is written (may be inside a header).
+  unsigned Id = 0; ///< unique within the graph, in creation order.
+  SourceLoc Loc;   ///< where it is written (may be inside a header).
   std::vector<CallFrame> Stack; ///< inlined calls, outermost first.
 
   std::optional<TmemOp> Op;

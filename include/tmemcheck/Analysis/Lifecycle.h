@@ -125,7 +125,7 @@ private:
   bool UnresolvedAlloc = false;
   bool Complete = true;
   std::vector<CtaState> In, Out;
-  std::vector<uint8_t> Done; ///< blocks reached by the fixpoint
+  std::vector<uint8_t> Done;           ///< blocks reached by the fixpoint
   std::map<unsigned, CtaState> Before; ///< by event id
   CtaState Exit;
   CtaState Empty;

@@ -25,7 +25,7 @@ namespace tmemcheck {
 
 /// Bounds that keep the graph construction finite on any input.
 struct FrontendLimits {
-  unsigned MaxCallDepth = 8;      ///< inlining depth of device callees.
+  unsigned MaxCallDepth = 8; ///< inlining depth of device callees.
   unsigned MaxBlocksPerKernel = 200000;
   unsigned MaxEventsPerKernel = 500000;
 };

@@ -21,9 +21,9 @@ namespace tmemcheck {
 /// User choices that shape the device-side parse.
 struct FrontendOptions {
   std::string GpuArch = "sm_100a";
-  std::string CudaPath;    ///< --cuda-path; empty: detect.
-  std::string ResourceDir; ///< --resource-dir; empty: detect.
-  bool NoCuda = false;     ///< force the embedded stub headers.
+  std::string CudaPath;               ///< --cuda-path; empty: detect.
+  std::string ResourceDir;            ///< --resource-dir; empty: detect.
+  bool NoCuda = false;                ///< force the embedded stub headers.
   std::vector<std::string> ExtraArgs; ///< appended to every command.
 };
 

@@ -25,7 +25,7 @@ namespace tmemcheck {
 /// instruction's meaning and, per instruction operand, the call argument
 /// that supplies it (-1: none).
 struct ApiModel {
-  std::string Name;  ///< e.g. "cute::TMEM::Allocator1Sm::allocate"
+  std::string Name; ///< e.g. "cute::TMEM::Allocator1Sm::allocate"
   TmemOp Op;
   std::vector<int> OperandArgs; ///< indexed like TmemOp operand fields
   /// The wrapper elects one thread itself (CUTLASS MMA atoms, umma_arrive):

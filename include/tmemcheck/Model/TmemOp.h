@@ -26,14 +26,14 @@ enum class TmemOpKind {
   Alloc,
   Dealloc,
   RelinquishAllocPermit,
-  Load,       ///< tcgen05.ld (including .red)
-  Store,      ///< tcgen05.st
-  WaitLoad,   ///< tcgen05.wait::ld
-  WaitStore,  ///< tcgen05.wait::st
-  Copy,       ///< tcgen05.cp
-  Shift,      ///< tcgen05.shift
-  Mma,        ///< tcgen05.mma (all variants)
-  Commit,     ///< tcgen05.commit
+  Load,      ///< tcgen05.ld (including .red)
+  Store,     ///< tcgen05.st
+  WaitLoad,  ///< tcgen05.wait::ld
+  WaitStore, ///< tcgen05.wait::st
+  Copy,      ///< tcgen05.cp
+  Shift,     ///< tcgen05.shift
+  Mma,       ///< tcgen05.mma (all variants)
+  Commit,    ///< tcgen05.commit
   FenceBeforeThreadSync,
   FenceAfterThreadSync,
 };
@@ -96,9 +96,9 @@ struct TmemOp {
 
   // ld / st
   std::optional<LdStShape> LdSt;
-  unsigned Repeat = 0;      ///< `.xN` -> N.
-  bool Packed16 = false;    ///< `.pack::16b` / `.unpack::16b`.
-  bool Reduction = false;   ///< `tcgen05.ld.red`.
+  unsigned Repeat = 0;        ///< `.xN` -> N.
+  bool Packed16 = false;      ///< `.pack::16b` / `.unpack::16b`.
+  bool Reduction = false;     ///< `tcgen05.ld.red`.
   unsigned RegisterCount = 0; ///< 32-bit registers per thread (rules §3.1).
 
   // cp
@@ -109,7 +109,7 @@ struct TmemOp {
   // mma
   std::optional<MmaKind> Mma;
   bool BlockScale = false;
-  unsigned ScaleVec = 0;   ///< 1, 2, 4 (block32 -> 1 or 2 by kind, block16 -> 4)
+  unsigned ScaleVec = 0; ///< 1, 2, 4 (block32 -> 1 or 2 by kind, block16 -> 4)
   bool WeightStationary = false; ///< .ws
   bool Sparse = false;           ///< .sp
   bool ATmem = false;            ///< A operand is `[a_tmem]`.
@@ -124,32 +124,34 @@ struct TmemOp {
   /// analysis (rules §3.4); it is left empty here.
   Footprint Access;
 
-  int TmemAddrOperand = -1;  ///< dealloc/ld/st/cp/shift taddr; mma D.
-  int NColsOperand = -1;     ///< alloc/dealloc column count.
-  int SlotOperand = -1;      ///< alloc: the `[dst]` shared-memory address.
-  int MbarOperand = -1;      ///< commit: `[mbar]`.
-  int CtaMaskOperand = -1;   ///< commit multicast mask.
-  int DataOperand = -1;      ///< ld destination / st source vector.
-  int SplitOffsetOperand = -1; ///< 16x32bx2 immediate half offset.
-  int ADescOrTmemOperand = -1; ///< mma A (`[a_tmem]` when ATmem).
-  int BDescOperand = -1;     ///< mma B descriptor.
-  int IdescOperand = -1;     ///< mma instruction descriptor.
-  int SfaOperand = -1;       ///< block-scaled mma `[sfa]`.
-  int SfbOperand = -1;       ///< block-scaled mma `[sfb]`.
-  int SparseMetaOperand = -1;///< mma.sp `[sp_meta]`.
+  int TmemAddrOperand = -1;     ///< dealloc/ld/st/cp/shift taddr; mma D.
+  int NColsOperand = -1;        ///< alloc/dealloc column count.
+  int SlotOperand = -1;         ///< alloc: the `[dst]` shared-memory address.
+  int MbarOperand = -1;         ///< commit: `[mbar]`.
+  int CtaMaskOperand = -1;      ///< commit multicast mask.
+  int DataOperand = -1;         ///< ld destination / st source vector.
+  int SplitOffsetOperand = -1;  ///< 16x32bx2 immediate half offset.
+  int ADescOrTmemOperand = -1;  ///< mma A (`[a_tmem]` when ATmem).
+  int BDescOperand = -1;        ///< mma B descriptor.
+  int IdescOperand = -1;        ///< mma instruction descriptor.
+  int SfaOperand = -1;          ///< block-scaled mma `[sfa]`.
+  int SfbOperand = -1;          ///< block-scaled mma `[sfb]`.
+  int SparseMetaOperand = -1;   ///< mma.sp `[sp_meta]`.
   int EnableInputDOperand = -1; ///< mma predicate operand.
   int SourceDescOperand = -1;   ///< cp shared-memory descriptor.
   // Added by the Model implementation (operands the grammar has but the
   // first draft of this struct did not name):
-  int RedValOperand = -1;       ///< ld.red: the 32-bit reduction result.
+  int RedValOperand = -1;            ///< ld.red: the 32-bit reduction result.
   int DisableOutputLaneOperand = -1; ///< mma `{mask...}` vector.
-  int ScaleInputDOperand = -1;  ///< mma (f16/tf32) scale_input_d immediate.
+  int ScaleInputDOperand = -1;    ///< mma (f16/tf32) scale_input_d immediate.
   int ZeroColumnMaskOperand = -1; ///< mma.ws zero-column-mask descriptor.
 
   bool isWarpCollective() const {
     return Issue == IssueGranularity::WarpCollective;
   }
-  bool isSingleThread() const { return Issue == IssueGranularity::SingleThread; }
+  bool isSingleThread() const {
+    return Issue == IssueGranularity::SingleThread;
+  }
 };
 
 /// Short lower-case name of a kind for messages: "alloc", "wait::ld", ...
@@ -165,23 +167,23 @@ std::optional<TmemOp> decodeTmemOp(const ptx::Instruction &I,
 /// Non-tcgen05 instructions the analysis cares about (thread
 /// synchronisation and election), rules §5.3.
 enum class SyncOpKind {
-  BarrierSync,      ///< bar.sync / barrier.sync / barrier.cta.sync (a, [b])
-  BarrierArrive,    ///< bar.arrive / barrier.cta.arrive
-  ClusterBarrier,   ///< barrier.cluster.arrive / wait
+  BarrierSync,    ///< bar.sync / barrier.sync / barrier.cta.sync (a, [b])
+  BarrierArrive,  ///< bar.arrive / barrier.cta.arrive
+  ClusterBarrier, ///< barrier.cluster.arrive / wait
   MbarrierInit,
-  MbarrierArrive,   ///< mbarrier.arrive{.expect_tx}
+  MbarrierArrive, ///< mbarrier.arrive{.expect_tx}
   MbarrierExpectTx,
-  MbarrierWait,     ///< mbarrier.try_wait / test_wait (with or without parity)
-  ElectSync,        ///< elect.sync
-  FenceProxyAsync,  ///< fence.proxy.async
+  MbarrierWait,    ///< mbarrier.try_wait / test_wait (with or without parity)
+  ElectSync,       ///< elect.sync
+  FenceProxyAsync, ///< fence.proxy.async
 };
 
 /// The meaning of a synchronisation instruction.
 struct SyncOp {
   SyncOpKind Kind = SyncOpKind::BarrierSync;
-  int BarrierIdOperand = -1;     ///< named barrier id (bar.sync a)
-  int ThreadCountOperand = -1;   ///< bar.sync a, b
-  int MbarOperand = -1;          ///< mbarrier address operand
+  int BarrierIdOperand = -1;   ///< named barrier id (bar.sync a)
+  int ThreadCountOperand = -1; ///< bar.sync a, b
+  int MbarOperand = -1;        ///< mbarrier address operand
   /// Added: ClusterBarrier only — true for barrier.cluster.arrive, false for
   /// barrier.cluster.wait.
   bool IsArrive = false;

@@ -46,9 +46,9 @@ struct Operand {
   /// For AsmOperand: index into the asm statement's operand list (outputs
   /// first, then inputs, as GCC numbers them). -1 when unresolved.
   int AsmOperandIndex = -1;
-  int64_t Imm = 0;            ///< For Immediate.
-  int64_t AddressOffset = 0;  ///< For Address: `[base+16]` -> 16.
-  bool Negated = false;       ///< `!p` operand of a predicate-taking instr.
+  int64_t Imm = 0;           ///< For Immediate.
+  int64_t AddressOffset = 0; ///< For Address: `[base+16]` -> 16.
+  bool Negated = false;      ///< `!p` operand of a predicate-taking instr.
   std::vector<Operand> Elements;
   TextRange Range;
 
@@ -73,8 +73,8 @@ struct Instruction {
   llvm::SmallVector<std::string, 8> Parts;
   std::optional<Guard> Pred;
   std::vector<Operand> Operands;
-  TextRange Range;       ///< From the guard (or opcode) to the ';'.
-  TextRange OpcodeRange; ///< The opcode alone.
+  TextRange Range;         ///< From the guard (or opcode) to the ';'.
+  TextRange OpcodeRange;   ///< The opcode alone.
   unsigned ScopeDepth = 0; ///< Nesting of `{ }` scopes around it.
 
   llvm::StringRef base() const {
@@ -86,8 +86,8 @@ struct Instruction {
 
 /// A `.reg .type name<N>, name2;` declaration inside an asm scope.
 struct RegisterDecl {
-  std::string Type;  ///< e.g. ".pred", ".b32"
-  std::string Name;  ///< e.g. "p" or "%r" (with a count for `%r<4>`)
+  std::string Type; ///< e.g. ".pred", ".b32"
+  std::string Name; ///< e.g. "p" or "%r" (with a count for `%r<4>`)
   unsigned Count = 1;
   unsigned ScopeDepth = 0;
   TextRange Range;

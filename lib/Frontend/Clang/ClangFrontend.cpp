@@ -73,8 +73,7 @@ public:
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->hasAttr<CUDAGlobalAttr>() ||
-        !FD->doesThisDeclarationHaveABody())
+    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody())
       return true;
     if (FD->isDependentContext()) {
       const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate();
@@ -121,9 +120,9 @@ public:
       G.forEachEvent([&](const Event &E) {
         Out.Tcgen05Instructions += E.K == Event::Kind::Tmem;
       });
-    Out.GraphSeconds += std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - Start)
-                            .count();
+    Out.GraphSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
   }
 
 private:

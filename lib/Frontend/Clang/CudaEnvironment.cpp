@@ -135,13 +135,35 @@ const std::pair<StringRef, bool> DroppedFlags[] = {
 
 /// Prefix forms (`-gencode=arch=...`, `--cuda-gpu-arch=sm_90a`).
 const StringRef DroppedPrefixes[] = {
-    "-gencode=",      "--generate-code=", "-arch=",        "--gpu-architecture=",
-    "-code=",         "--gpu-code=",      "-Xcompiler=",   "--compiler-options=",
-    "-Xptxas=",       "--ptxas-options=", "-rdc=",         "--relocatable-device-code=",
-    "-ccbin=",        "--compiler-bindir=", "--cuda-gpu-arch=", "--offload-arch=",
-    "--cuda-path=",   "-std=c++03",       "-Werror=",      "--std=",
-    "--threads=",     "-resource-dir",    "--diag-suppress", "-diag-suppress",
-    "--Werror",       "-Wno-deprecated-gpu-targets", "--keep", "-MF", "-MT",
+    "-gencode=",
+    "--generate-code=",
+    "-arch=",
+    "--gpu-architecture=",
+    "-code=",
+    "--gpu-code=",
+    "-Xcompiler=",
+    "--compiler-options=",
+    "-Xptxas=",
+    "--ptxas-options=",
+    "-rdc=",
+    "--relocatable-device-code=",
+    "-ccbin=",
+    "--compiler-bindir=",
+    "--cuda-gpu-arch=",
+    "--offload-arch=",
+    "--cuda-path=",
+    "-std=c++03",
+    "-Werror=",
+    "--std=",
+    "--threads=",
+    "-resource-dir",
+    "--diag-suppress",
+    "-diag-suppress",
+    "--Werror",
+    "-Wno-deprecated-gpu-targets",
+    "--keep",
+    "-MF",
+    "-MT",
     "-o",
 };
 
@@ -226,7 +248,8 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
     }
     if (Dropped)
       continue;
-    if (any_of(DroppedPrefixes, [&](StringRef P) { return Arg.starts_with(P); }))
+    if (any_of(DroppedPrefixes,
+               [&](StringRef P) { return Arg.starts_with(P); }))
       continue;
     // `--` ends the options of interpolated commands; ours come after.
     if (Arg == "--")

@@ -11,9 +11,9 @@
 #include "tmemcheck/Ptx/Parser.h"
 
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ExprConcepts.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -38,7 +38,7 @@ public:
     if (It != Memo.end())
       return It->second;
     if (Depth > 12)
-      return true; // assume so rather than miss code
+      return true;    // assume so rather than miss code
     Memo[FD] = false; // breaks recursion cycles
     const FunctionDecl *Def = nullptr;
     bool Result = false;
@@ -68,8 +68,7 @@ private:
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D)) {
-          if (const CXXRecordDecl *RD =
-                  VD->getType()->getAsCXXRecordDecl())
+          if (const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl())
             if (RD->hasDefinition())
               if (const CXXDestructorDecl *Dtor = RD->getDestructor())
                 if (isRelevant(Dtor, Depth + 1))
@@ -265,11 +264,11 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
           Eval.recordField(F.ObjectKey, Init->getMember(), Init->getInit(), &F);
       } else if (auto D = El.getAs<CFGAutomaticObjDtor>()) {
         if (const CXXDestructorDecl *Dtor = D->getDestructorDecl(Ctx))
-          Cur = inlineCall(Dtor, {}, nullptr,
-                           D->getTriggerStmt()
-                               ? D->getTriggerStmt()->getEndLoc()
-                               : D->getVarDecl()->getLocation(),
-                           Cur, F, objectKey(D->getVarDecl(), F));
+          Cur =
+              inlineCall(Dtor, {}, nullptr,
+                         D->getTriggerStmt() ? D->getTriggerStmt()->getEndLoc()
+                                             : D->getVarDecl()->getLocation(),
+                         Cur, F, objectKey(D->getVarDecl(), F));
       }
     }
     Last[B->getBlockID()] = Cur;
@@ -278,9 +277,9 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
         Block &Blk = G->Blocks[Cur];
         Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
         const Stmt *Term = B->getTerminatorStmt();
-        Blk.BranchIsLoop = Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
-                                    isa<DoStmt>(Term) ||
-                                    isa<CXXForRangeStmt>(Term));
+        Blk.BranchIsLoop =
+            Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
+                     isa<DoStmt>(Term) || isa<CXXForRangeStmt>(Term));
         Blk.BranchLoc =
             toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
         bool Invalid = false;
@@ -417,8 +416,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
 
 std::string GraphBuilder::qualifiedName(const NamedDecl *D) {
   std::string Name = D->getQualifiedNameAsString();
-  for (size_t Pos; (Pos = Name.find("(anonymous namespace)::")) !=
-                   std::string::npos;)
+  for (size_t Pos;
+       (Pos = Name.find("(anonymous namespace)::")) != std::string::npos;)
     Name.erase(Pos, strlen("(anonymous namespace)::"));
   return Name;
 }
@@ -564,8 +563,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   return Cont;
 }
 
-const GraphBuilder::DecodedAsm &
-GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
+const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   std::unique_ptr<DecodedAsm> &Slot = AsmCache[&S];
   if (Slot)
     return *Slot;
@@ -589,9 +587,9 @@ GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   const auto *Literal = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
   auto LocOfByte = [&](unsigned Offset) {
     if (Literal && Literal->isOrdinary() && Offset < Literal->getByteLength())
-      return toSourceLoc(SM, Literal->getLocationOfByte(
-                                 Offset, SM, Ctx.getLangOpts(),
-                                 Ctx.getTargetInfo()));
+      return toSourceLoc(SM, Literal->getLocationOfByte(Offset, SM,
+                                                        Ctx.getLangOpts(),
+                                                        Ctx.getTargetInfo()));
     return toSourceLoc(SM, S.getAsmLoc());
   };
 

@@ -96,8 +96,7 @@ private:
   unsigned EventCount = 0;
   bool BudgetReported = false;
   bool DepthReported = false;
-  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>>
-      Cfgs;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>> Cfgs;
   std::vector<std::unique_ptr<Frame>> Frames;
   std::unique_ptr<RelevanceOracle> Relevance;
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>

@@ -68,8 +68,8 @@ bool isSlotTypeImpl(QualType T) {
 std::optional<Uniformity> builtinVariableUniformity(const Expr *E) {
   const Expr *Base = nullptr;
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
-    if (const auto *MP = dyn_cast<MSPropertyRefExpr>(
-            PO->getSyntacticForm()->IgnoreParens()))
+    if (const auto *MP =
+            dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
       Base = MP->getBaseExpr();
   } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     Base = ME->getBase();
@@ -94,12 +94,24 @@ std::optional<Uniformity> builtinVariableUniformity(const Expr *E) {
 /// Uniformity of well-known helpers and special-register builtins, by name.
 std::optional<Uniformity> knownCallUniformity(StringRef Name) {
   return llvm::StringSwitch<std::optional<Uniformity>>(Name)
-      .Cases({"__nvvm_read_ptx_sreg_tid_x", "__nvvm_read_ptx_sreg_tid_y", "__nvvm_read_ptx_sreg_tid_z", "__nvvm_read_ptx_sreg_laneid"}, Uniformity::ThreadVariant)
-      .Cases({"elect_one_sync", "elect_sync", "lane_id", "laneid", "get_lane_id", "__lane_id", "lane_idx", "elect_one"}, Uniformity::ThreadVariant)
-      .Cases({"__nvvm_read_ptx_sreg_warpid", "canonical_warp_idx", "canonical_warp_idx_sync", "warp_idx", "get_warp_idx", "warp_id", "get_warp_id"}, Uniformity::WarpUniform)
-      .Cases({"canonical_warp_group_idx", "warp_group_idx", "warpgroup_idx"}, Uniformity::WarpUniform)
-      .Cases({"__nvvm_read_ptx_sreg_ctaid_x", "__nvvm_read_ptx_sreg_ctaid_y", "__nvvm_read_ptx_sreg_ctaid_z", "__nvvm_read_ptx_sreg_ntid_x"}, Uniformity::CtaUniform)
-      .Cases({"__nvvm_read_ptx_sreg_ntid_y", "__nvvm_read_ptx_sreg_ntid_z", "__nvvm_read_ptx_sreg_nctaid_x", "block_rank_in_cluster"}, Uniformity::CtaUniform)
+      .Cases({"__nvvm_read_ptx_sreg_tid_x", "__nvvm_read_ptx_sreg_tid_y",
+              "__nvvm_read_ptx_sreg_tid_z", "__nvvm_read_ptx_sreg_laneid"},
+             Uniformity::ThreadVariant)
+      .Cases({"elect_one_sync", "elect_sync", "lane_id", "laneid",
+              "get_lane_id", "__lane_id", "lane_idx", "elect_one"},
+             Uniformity::ThreadVariant)
+      .Cases({"__nvvm_read_ptx_sreg_warpid", "canonical_warp_idx",
+              "canonical_warp_idx_sync", "warp_idx", "get_warp_idx", "warp_id",
+              "get_warp_id"},
+             Uniformity::WarpUniform)
+      .Cases({"canonical_warp_group_idx", "warp_group_idx", "warpgroup_idx"},
+             Uniformity::WarpUniform)
+      .Cases({"__nvvm_read_ptx_sreg_ctaid_x", "__nvvm_read_ptx_sreg_ctaid_y",
+              "__nvvm_read_ptx_sreg_ctaid_z", "__nvvm_read_ptx_sreg_ntid_x"},
+             Uniformity::CtaUniform)
+      .Cases({"__nvvm_read_ptx_sreg_ntid_y", "__nvvm_read_ptx_sreg_ntid_z",
+              "__nvvm_read_ptx_sreg_nctaid_x", "block_rank_in_cluster"},
+             Uniformity::CtaUniform)
       .Default(std::nullopt);
 }
 
@@ -137,8 +149,8 @@ public:
     if (Induction && FS->getInc()) {
       const Expr *Inc = FS->getInc()->IgnoreParenImpCasts();
       if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
-        IsStep = UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(),
-                                                          Induction);
+        IsStep = UO->isIncrementDecrementOp() &&
+                 refersTo(UO->getSubExpr(), Induction);
       if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
         if ((CA->getOpcode() == BO_AddAssign ||
              CA->getOpcode() == BO_SubAssign) &&
@@ -256,8 +268,8 @@ void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
 }
 
 bool ValueEvaluator::isModified(const VarDecl *V) {
-  if (const auto *FD = dyn_cast_or_null<FunctionDecl>(
-          V->getParentFunctionOrMethod()))
+  if (const auto *FD =
+          dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()))
     collectModifiedVars(FD);
   return ModifiedVars.contains(V) || InductionSteps.count(V);
 }
@@ -398,8 +410,7 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       return V;
     }
   }
-  if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E) ||
-      isa<ArraySubscriptExpr>(E)) {
+  if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E) || isa<ArraySubscriptExpr>(E)) {
     if (isSlotTypeImpl(E->getType())) {
       std::string Name;
       if (uint64_t Slot = slotIdentity(E, F, &Name, Depth + 1)) {
@@ -418,8 +429,8 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       auto It = F.Args.find(P);
       if (It != F.Args.end() && F.Parent)
         return evaluateImpl(It->second, *F.Parent, Depth + 1);
-      if (!F.Parent && F.Function &&
-          F.Function->hasAttr<CUDAGlobalAttr>() && !isModified(P)) {
+      if (!F.Parent && F.Function && F.Function->hasAttr<CUDAGlobalAttr>() &&
+          !isModified(P)) {
         AbstractValue V; // kernel parameters are the same in every thread
         V.Uniform = Uniformity::CtaUniform;
         return V;
@@ -522,25 +533,66 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     if (L.Constant && R.Constant) {
       int64_t A = *L.Constant, B = *R.Constant;
       switch (BO->getOpcode()) {
-      case BO_Add: V.Constant = A + B; break;
-      case BO_Sub: V.Constant = A - B; break;
-      case BO_Mul: V.Constant = A * B; break;
-      case BO_Div: if (B) V.Constant = A / B; break;
-      case BO_Rem: if (B) V.Constant = A % B; break;
-      case BO_Shl: if (B >= 0 && B < 63) V.Constant = A << B; break;
-      case BO_Shr: if (B >= 0 && B < 63) V.Constant = A >> B; break;
-      case BO_And: V.Constant = A & B; break;
-      case BO_Or: V.Constant = A | B; break;
-      case BO_Xor: V.Constant = A ^ B; break;
-      case BO_LT: V.Constant = A < B; break;
-      case BO_GT: V.Constant = A > B; break;
-      case BO_LE: V.Constant = A <= B; break;
-      case BO_GE: V.Constant = A >= B; break;
-      case BO_EQ: V.Constant = A == B; break;
-      case BO_NE: V.Constant = A != B; break;
-      case BO_LAnd: V.Constant = A && B; break;
-      case BO_LOr: V.Constant = A || B; break;
-      default: break;
+      case BO_Add:
+        V.Constant = A + B;
+        break;
+      case BO_Sub:
+        V.Constant = A - B;
+        break;
+      case BO_Mul:
+        V.Constant = A * B;
+        break;
+      case BO_Div:
+        if (B)
+          V.Constant = A / B;
+        break;
+      case BO_Rem:
+        if (B)
+          V.Constant = A % B;
+        break;
+      case BO_Shl:
+        if (B >= 0 && B < 63)
+          V.Constant = A << B;
+        break;
+      case BO_Shr:
+        if (B >= 0 && B < 63)
+          V.Constant = A >> B;
+        break;
+      case BO_And:
+        V.Constant = A & B;
+        break;
+      case BO_Or:
+        V.Constant = A | B;
+        break;
+      case BO_Xor:
+        V.Constant = A ^ B;
+        break;
+      case BO_LT:
+        V.Constant = A < B;
+        break;
+      case BO_GT:
+        V.Constant = A > B;
+        break;
+      case BO_LE:
+        V.Constant = A <= B;
+        break;
+      case BO_GE:
+        V.Constant = A >= B;
+        break;
+      case BO_EQ:
+        V.Constant = A == B;
+        break;
+      case BO_NE:
+        V.Constant = A != B;
+        break;
+      case BO_LAnd:
+        V.Constant = A && B;
+        break;
+      case BO_LOr:
+        V.Constant = A || B;
+        break;
+      default:
+        break;
       }
     }
     return V;
@@ -555,11 +607,20 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     V.Uniform = S.Uniform;
     if (S.Constant) {
       switch (UO->getOpcode()) {
-      case UO_Minus: V.Constant = -*S.Constant; break;
-      case UO_Not: V.Constant = ~*S.Constant; break;
-      case UO_LNot: V.Constant = !*S.Constant; break;
-      case UO_Plus: V.Constant = *S.Constant; break;
-      default: break;
+      case UO_Minus:
+        V.Constant = -*S.Constant;
+        break;
+      case UO_Not:
+        V.Constant = ~*S.Constant;
+        break;
+      case UO_LNot:
+        V.Constant = !*S.Constant;
+        break;
+      case UO_Plus:
+        V.Constant = *S.Constant;
+        break;
+      default:
+        break;
       }
     }
     return V;

@@ -78,8 +78,8 @@ private:
   AbstractValue evaluateCall(const clang::CallExpr *CE, const Frame &F,
                              unsigned Depth);
   /// Identity of the shared-memory slot the lvalue \p E designates, or 0.
-  uint64_t slotIdentity(const clang::Expr *E, const Frame &F,
-                        std::string *Name, unsigned Depth);
+  uint64_t slotIdentity(const clang::Expr *E, const Frame &F, std::string *Name,
+                        unsigned Depth);
 
 public:
   /// Identity of the 32-bit shared-memory slot \p E reads, or 0.
