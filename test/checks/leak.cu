@@ -31,12 +31,6 @@ __device__ __forceinline__ uint32_t tmem_ld1(uint32_t taddr) {
   return v;
 }
 
-__device__ __forceinline__ void tmem_st1(uint32_t taddr, uint32_t v) {
-  asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};"
-               :: "r"(taddr), "r"(v) : "memory");
-  asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-}
-
 // Fenced CTA barrier: orders tcgen05 work across the threads of the CTA.
 __device__ __forceinline__ void tmem_sync() {
   asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
@@ -173,81 +167,10 @@ __global__ void leak_second_region(float *out) {
                  :: "r"(acc));
 }
 
-
 // ---------------------------------------------------------------------------
-// Correct kernels: none of these may be flagged.
-
-// Warp 0 allocates, warp 1 frees: legal (rule A7).
-__global__ void ok_alloc_warp0_dealloc_warp1(float *out) {
-  __shared__ uint32_t slot;
-  if (threadIdx.x / 32 == 0) {
-    tmem_alloc(&slot, 128);
-    tmem_relinquish();
-  }
-  tmem_sync();
-  uint32_t taddr = slot;
-  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
-  tmem_sync();
-  if (threadIdx.x / 32 == 1)
-    tmem_dealloc(taddr, 128);
-}
-
-// Alloc and dealloc in different helper functions.
-__device__ void setup_tmem(uint32_t *slot) {
-  if (threadIdx.x / 32 == 0) {
-    tmem_alloc(slot, 64);
-    tmem_relinquish();
-  }
-  tmem_sync();
-}
-
-__device__ void teardown_tmem(const uint32_t *slot) {
-  tmem_sync();
-  if (threadIdx.x / 32 == 0)
-    tmem_dealloc(*slot, 64);
-}
-
-__global__ void ok_helper_functions(float *out) {
-  __shared__ uint32_t slot;
-  setup_tmem(&slot);
-  uint32_t taddr = slot;
-  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
-  teardown_tmem(&slot);
-}
-
-// RAII: the destructor frees what the constructor allocated.
-struct TmemAllocation {
-  uint32_t *slot_;
-  __device__ explicit TmemAllocation(uint32_t *slot) : slot_(slot) {
-    if (threadIdx.x / 32 == 0) {
-      tmem_alloc(slot_, 256);
-      tmem_relinquish();
-    }
-    tmem_sync();
-  }
-  __device__ uint32_t base() const { return *slot_; }
-  __device__ ~TmemAllocation() {
-    tmem_sync();
-    if (threadIdx.x / 32 == 0)
-      tmem_dealloc(*slot_, 256);
-  }
-};
-
-__global__ void ok_raii(float *out) {
-  __shared__ uint32_t slot;
-  TmemAllocation tmem(&slot);
-  uint32_t taddr = tmem.base();
-  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
-}
-
-// The destructor also runs on an early return after the allocation.
-__global__ void ok_raii_early_return(int num_tiles, float *out) {
-  __shared__ uint32_t slot;
-  TmemAllocation tmem(&slot);
-  if (blockIdx.x >= num_tiles)
-    return;
-  out[threadIdx.x] = __uint_as_float(tmem_ld1(tmem.base() + quarter_lanes()));
-}
+// Correct kernels: none of these may be flagged. The shared suite of
+// correct lifecycle shapes is in lifecycle-ok.cu, run with every default
+// check; the ones here are specific to this check.
 
 // Idle CTAs leave before they allocate anything.
 __global__ void ok_early_return_before_alloc(int num_tiles, float *out) {
@@ -264,97 +187,4 @@ __global__ void ok_early_return_before_alloc(int num_tiles, float *out) {
   tmem_sync();
   if (threadIdx.x / 32 == 0)
     tmem_dealloc(taddr, 32);
-}
-
-// Column count from a template parameter (a legal power of two).
-template <uint32_t kCols> __global__ void ok_template_cols(float *out) {
-  __shared__ uint32_t slot;
-  if (threadIdx.x / 32 == 0) {
-    tmem_alloc(&slot, kCols);
-    tmem_relinquish();
-  }
-  tmem_sync();
-  uint32_t taddr = slot;
-  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
-  tmem_sync();
-  if (threadIdx.x / 32 == 0)
-    tmem_dealloc(taddr, kCols);
-}
-template __global__ void ok_template_cols<64>(float *);
-template __global__ void ok_template_cols<512>(float *);
-
-// Persistent kernel: one allocation serves every tile of the CTA.
-__global__ void ok_persistent(int num_tiles, float *out) {
-  __shared__ uint32_t slot;
-  if (threadIdx.x / 32 == 0) {
-    tmem_alloc(&slot, 256);
-    tmem_relinquish();
-  }
-  tmem_sync();
-  uint32_t taddr = slot;
-  for (int tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
-    tmem_st1(taddr + quarter_lanes() + (tile % 2) * 128, tile);
-    out[tile * blockDim.x + threadIdx.x] =
-        __uint_as_float(tmem_ld1(taddr + quarter_lanes() + (tile % 2) * 128));
-  }
-  tmem_sync();
-  if (threadIdx.x / 32 == 0)
-    tmem_dealloc(taddr, 256);
-}
-
-// The warp index in a local, as CUTLASS and DeepGEMM write it.
-__global__ void ok_warp_idx_local(float *out) {
-  __shared__ uint32_t slot;
-  const uint32_t warp_idx = threadIdx.x / 32;
-  if (warp_idx == 0) {
-    tmem_alloc(&slot, 128);
-    tmem_relinquish();
-  }
-  tmem_sync();
-  const uint32_t taddr = slot;
-  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
-  tmem_sync();
-  if (warp_idx == 0)
-    tmem_dealloc(taddr, 128);
-}
-
-// No TMEM at all.
-__global__ void ok_no_tmem(const float *in, float *out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    out[i] = in[i] * 2.0f;
-}
-
-// Relinquish after the last alloc, then dealloc: legal (rule A8).
-__global__ void ok_relinquish_then_dealloc() {
-  __shared__ uint32_t slot;
-  if (threadIdx.x / 32 == 0)
-    tmem_alloc(&slot, 32);
-  tmem_sync();
-  uint32_t taddr = slot;
-  if (threadIdx.x / 32 == 0) {
-    tmem_relinquish();
-    tmem_dealloc(taddr, 32);
-  }
-}
-
-// Two regions in two slots, each freed with its own size.
-__global__ void ok_two_regions(float *out) {
-  __shared__ uint32_t acc_slot;
-  __shared__ uint32_t sf_slot;
-  if (threadIdx.x / 32 == 0) {
-    tmem_alloc(&acc_slot, 256);
-    tmem_alloc(&sf_slot, 64);
-    tmem_relinquish();
-  }
-  tmem_sync();
-  uint32_t acc = acc_slot;
-  uint32_t sf = sf_slot;
-  out[threadIdx.x] = __uint_as_float(tmem_ld1(acc + quarter_lanes())) +
-                     __uint_as_float(tmem_ld1(sf + quarter_lanes()));
-  tmem_sync();
-  if (threadIdx.x / 32 == 0) {
-    tmem_dealloc(sf, 64);
-    tmem_dealloc(acc, 256);
-  }
 }
