@@ -104,8 +104,13 @@ std::optional<int64_t> mmaWidth(const Event &E) {
 std::vector<TmemRange> mmaTmemInputs(const Event &E) {
   std::vector<TmemRange> Out;
   const TmemOp &Op = *E.Op;
-  for (int I : {Op.ATmem ? Op.ADescOrTmemOperand : -1, Op.SfaOperand,
-                Op.SfbOperand, Op.SparseMetaOperand})
+  // A from TMEM: 256 bits per row per instruction = 8 columns (half for
+  // sparse A), rules §3.4; scale factors and metadata: width unknown.
+  if (Op.ATmem)
+    if (auto R = rangeOf(E, Op.ADescOrTmemOperand,
+                         std::optional<int64_t>(Op.Sparse ? 4 : 8)))
+      Out.push_back(*R);
+  for (int I : {Op.SfaOperand, Op.SfbOperand, Op.SparseMetaOperand})
     if (auto R = rangeOf(E, I, std::nullopt))
       Out.push_back(*R);
   return Out;
@@ -179,17 +184,23 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   auto SameThreadPossible = [&](const Event &A, const Event &B) {
     return Threads.compatible(BlockOf[A.Id], BlockOf[B.Id]);
   };
-  // Regions some mma writes: their reads need a commit -> wait first.
-  std::map<uint64_t, const Event *> MmaRegions;
+  // Columns some mma writes: their reads need a commit -> wait first.
+  std::vector<std::pair<TmemRange, const Event *>> MmaWrites;
   G.forEachEvent([&](const Event &E) {
     if (isTmem(E, TmemOpKind::Mma))
       if (auto R = accessRange(E))
-        if (!MmaRegions.count(R->Slot) || E.Id < MmaRegions[R->Slot]->Id)
-          MmaRegions[R->Slot] = &E;
+        MmaWrites.push_back({*R, &E});
   });
-  // Which accumulator regions each mbarrier's commits cover; filled by the
-  // fixpoint, read by the reporting pass.
-  std::map<uint64_t, std::set<uint64_t>> CommitCovers;
+  auto MmaWriting = [&](const TmemRange &R) -> const Event * {
+    const Event *First = nullptr;
+    for (const auto &[W, Mma] : MmaWrites)
+      if (mayOverlap(W, R) && (!First || Mma->Id < First->Id))
+        First = Mma;
+    return First;
+  };
+  // The mma ops each mbarrier's commits cover; filled by the fixpoint, read
+  // by the reporting pass.
+  std::map<uint64_t, std::set<unsigned>> CommitCovers;
 
   // Hazards are collected in the last pass only.
   bool Report = false;
@@ -210,7 +221,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
               continue;
             if (!SameThreadPossible(*Op, E))
               continue;
-            if (Seen.insert({Id, 0}).second)
+            if (Seen.insert({Id, E.Id}).second)
               Out.push_back({Op, &E, K});
           }
         };
@@ -236,16 +247,17 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     std::optional<TmemRange> Range = accessRange(E);
     switch (E.Op->Kind) {
     case TmemOpKind::Load:
-      if (Report && Range && MmaRegions.count(Range->Slot) &&
-          SeenAcc.insert(E.Id).second) {
+      if (const Event *Mma = Range && Report ? MmaWriting(*Range) : nullptr;
+          Mma && SeenAcc.insert(E.Id).second) {
         bool Covered = false, AnyCommit = false;
-        for (const auto &[M, Regions] : CommitCovers)
-          if (Regions.count(Range->Slot)) {
-            AnyCommit = true;
-            Covered |= !S.Top && S.Waited.count(M);
-          }
+        for (const auto &[M, Ops] : CommitCovers)
+          for (unsigned Op : Ops)
+            if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range)) {
+              AnyCommit = true;
+              Covered |= !S.Top && S.Waited.count(M);
+            }
         if (!Covered)
-          AccReads.push_back({&E, MmaRegions[Range->Slot], !AnyCommit});
+          AccReads.push_back({&E, Mma, !AnyCommit});
       }
       S.Loads.insert(E.Id);
       break;
@@ -277,13 +289,15 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     case TmemOpKind::Commit: {
       const AbstractValue *M = operand(E, E.Op->MbarOperand);
       uint64_t Id = M ? mbarrierIdentity(*M) : 0;
-      S.EverCommitted.insert(S.Issued.begin(), S.Issued.end());
       for (unsigned Op : S.Issued) {
+        // A commit tracks only its own thread's ops (rules §5.2).
+        if (!SameThreadPossible(*ById[Op], E))
+          continue;
+        S.EverCommitted.insert(Op);
         if (Id)
           S.Committed[Id].insert(Op);
-        if (auto R = accessRange(*ById[Op]);
-            R && Id && isTmem(*ById[Op], TmemOpKind::Mma))
-          CommitCovers[Id].insert(R->Slot);
+        if (Id && isTmem(*ById[Op], TmemOpKind::Mma))
+          CommitCovers[Id].insert(Op);
       }
       S.Async.clear();
       break;
@@ -317,19 +331,62 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         ThreadState S;
         if (B == G.Entry)
           S.Top = false;
-        for (unsigned P : G.Blocks[B].Preds)
-          if (Reached[P])
+        for (unsigned P : G.Blocks[B].Preds) {
+          if (!Reached[P])
+            continue;
+          const Block &Br = G.Blocks[P];
+          bool RoleTest = Br.Succs.size() == 2 && !Br.BranchIsLoop &&
+                          !Br.BranchKey.empty() && Br.BranchUniformity &&
+                          (*Br.BranchUniformity == Uniformity::WarpUniform ||
+                           *Br.BranchUniformity == Uniformity::ThreadVariant);
+          if (!RoleTest || Br.Succs[0] == Br.Succs[1]) {
             joinInto(S, Outs[P]);
+            continue;
+          }
+          // A second `if (warp_idx == 1)` takes the arm the first took:
+          // ops issued under the other arm are not on this edge's paths.
+          std::pair<std::string, unsigned> Taken{Br.BranchKey,
+                                                 Br.Succs[0] == B ? 0u : 1u};
+          ThreadState Edge = Outs[P];
+          auto Prune = [&](std::set<unsigned> &Ops) {
+            for (auto It = Ops.begin(); It != Ops.end();)
+              It = Threads.compatibleWith(BlockOf[*It], Taken) ? std::next(It)
+                                                                : Ops.erase(It);
+          };
+          Prune(Edge.Loads);
+          Prune(Edge.Stores);
+          Prune(Edge.Async);
+          Prune(Edge.Issued);
+          joinInto(S, Edge);
+        }
         return S;
       },
       Transfer);
   Report = true;
   replayForward(G, Sol, Transfer, [](const Event &, const ThreadState &) {});
-  auto ByAt = [](const CompletionHazard &A, const CompletionHazard &B) {
-    return A.At->Id < B.At->Id;
+  // One finding per operation: the first place it must be complete,
+  // preferring a hand-off or overwrite over the final dealloc (which
+  // tmem-dealloc-race looks at too).
+  auto KeepFirst = [](std::vector<CompletionHazard> &Hs) {
+    auto Rank = [](const CompletionHazard &H) {
+      return std::make_pair(H.K == CompletionHazard::Freed ? 1 : 0, H.At->Id);
+    };
+    std::map<unsigned, CompletionHazard> Best;
+    for (const CompletionHazard &H : Hs) {
+      auto [It, New] = Best.insert({H.Op->Id, H});
+      if (!New && Rank(H) < Rank(It->second))
+        It->second = H;
+    }
+    Hs.clear();
+    for (auto &[Id, H] : Best)
+      Hs.push_back(H);
+    std::stable_sort(Hs.begin(), Hs.end(),
+                     [](const CompletionHazard &A, const CompletionHazard &B) {
+                       return A.At->Id < B.At->Id;
+                     });
   };
-  std::stable_sort(Loads.begin(), Loads.end(), ByAt);
-  std::stable_sort(Stores.begin(), Stores.end(), ByAt);
+  KeepFirst(Loads);
+  KeepFirst(Stores);
 }
 
 } // namespace tmemcheck

@@ -20,10 +20,21 @@ namespace {
 /// and (for the peer CTA of a pair) by a cluster barrier.
 struct Unordered {
   std::map<uint64_t, std::set<unsigned>> Cta, Cluster;
+  /// Named barriers (`bar.sync id, count`) seen after each access: they
+  /// order it only for the threads that take part in them.
+  std::map<unsigned, std::set<unsigned>> PartialAfter;
   friend bool operator==(const Unordered &A, const Unordered &B) {
-    return A.Cta == B.Cta && A.Cluster == B.Cluster;
+    return A.Cta == B.Cta && A.Cluster == B.Cluster &&
+           A.PartialAfter == B.PartialAfter;
   }
 };
+
+/// `bar.sync id, count`: only `count` threads take part.
+bool isPartialBarrier(const Event &E) {
+  return E.K == Event::Kind::Sync && E.Sync &&
+         E.Sync->Kind == SyncOpKind::BarrierSync &&
+         E.Sync->ThreadCountOperand >= 0;
+}
 
 void unionInto(std::map<uint64_t, std::set<unsigned>> &R,
                const std::map<uint64_t, std::set<unsigned>> &P) {
@@ -82,9 +93,16 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
     }
 
   auto Transfer = [&](const Event &E, Unordered &S) {
+    if (isPartialBarrier(E)) {
+      for (const auto &[Slot, Ids] : S.Cta)
+        for (unsigned Id : Ids)
+          S.PartialAfter[Id].insert(E.Id);
+      return;
+    }
     bool Cluster = false;
     if (orders(E, Cluster)) {
       S.Cta.clear();
+      S.PartialAfter.clear();
       if (Cluster)
         S.Cluster.clear();
       return;
@@ -105,6 +123,8 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
           if (Reached[P]) {
             unionInto(S.Cta, Outs[P].Cta);
             unionInto(S.Cluster, Outs[P].Cluster);
+            for (const auto &[Id, Bars] : Outs[P].PartialAfter)
+              S.PartialAfter[Id].insert(Bars.begin(), Bars.end());
           }
         return S;
       },
@@ -125,8 +145,15 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
     for (unsigned Id : It->second) {
       // An access made only by the deallocating threads is ordered by
       // their own program order (and checked per thread).
-      if (Threads.subsetOf(BlockOf[Id], BlockOf[E.Id]) ||
-          !Seen.insert(E.Id).second)
+      if (Threads.subsetOf(BlockOf[Id], BlockOf[E.Id]))
+        continue;
+      // A named barrier after the access that the deallocating threads
+      // can take part in orders it.
+      bool OrderedByNamed = false;
+      if (auto P = S.PartialAfter.find(Id); P != S.PartialAfter.end())
+        for (unsigned Bar : P->second)
+          OrderedByNamed |= Threads.compatible(BlockOf[Bar], BlockOf[E.Id]);
+      if (OrderedByNamed || !Seen.insert(E.Id).second)
         continue;
       // Ordered in this CTA but not across the pair: the peer CTA may still
       // be using the columns.

@@ -9,34 +9,55 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace tmemcheck {
 
 namespace {
 
-/// `lhs==C` taken with arm 0 (true) or `lhs!=C` with arm 1: the thread has
-/// lhs equal to C.
-bool equalityAtom(const std::pair<std::string, unsigned> &Cond,
-                  std::string &Lhs, long long &Value) {
+/// A condition `lhs OP C` with the arm taken, as the interval of values
+/// of `lhs` that take that arm (`warp_idx >= 4`, true arm: [4, +inf)).
+bool intervalAtom(const std::pair<std::string, unsigned> &Cond,
+                  std::string &Lhs, long long &Lo, long long &Hi) {
   llvm::StringRef Text = Cond.first;
-  bool Eq;
-  size_t Pos = Text.find("==");
-  if (Pos != llvm::StringRef::npos) {
-    Eq = Cond.second == 0;
-  } else {
-    Pos = Text.find("!=");
+  static const char *const Ops[] = {"==", "!=", "<=", ">=", "<", ">"};
+  for (const char *Op : Ops) {
+    size_t Pos = Text.find(Op);
     if (Pos == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef OpText(Op);
+    // `<` must not match the first character of `<=` / `<<`.
+    if (OpText.size() == 1 && Pos + 1 < Text.size() &&
+        (Text[Pos + 1] == '=' || Text[Pos + 1] == Op[0]))
+      continue;
+    llvm::StringRef L = Text.take_front(Pos).trim("() ");
+    llvm::StringRef R = Text.drop_front(Pos + OpText.size()).trim("() ");
+    long long C;
+    if (L.empty() || R.getAsInteger(0, C))
       return false;
-    Eq = Cond.second == 1;
+    bool True = Cond.second == 0;
+    const long long Min = LLONG_MIN / 2, Max = LLONG_MAX / 2;
+    if (OpText == "==" || OpText == "!=") {
+      if ((OpText == "==") != True)
+        return false; // x != C is not an interval
+      Lo = Hi = C;
+    } else if (OpText == "<") {
+      Lo = True ? Min : C;
+      Hi = True ? C - 1 : Max;
+    } else if (OpText == "<=") {
+      Lo = True ? Min : C + 1;
+      Hi = True ? C : Max;
+    } else if (OpText == ">") {
+      Lo = True ? C + 1 : Min;
+      Hi = True ? Max : C;
+    } else { // >=
+      Lo = True ? C : Min;
+      Hi = True ? Max : C - 1;
+    }
+    Lhs = L.str();
+    return true;
   }
-  if (!Eq)
-    return false;
-  llvm::StringRef L = Text.take_front(Pos).trim("() ");
-  llvm::StringRef R = Text.drop_front(Pos + 2).trim("() ");
-  if (R.getAsInteger(0, Value))
-    return false;
-  Lhs = L.str();
-  return true;
+  return false;
 }
 
 } // namespace
@@ -63,16 +84,24 @@ const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
 }
 
 bool ThreadConditions::compatible(unsigned A, unsigned B) {
-  const Conditions &CA = of(A);
-  const Conditions &CB = of(B);
+  return compatible(of(A), of(B));
+}
+
+bool ThreadConditions::compatibleWith(
+    unsigned A, const std::pair<std::string, unsigned> &Cond) {
+  return compatible(of(A), Conditions{Cond});
+}
+
+bool ThreadConditions::compatible(const Conditions &CA,
+                                  const Conditions &CB) {
   for (const auto &X : CA)
     for (const auto &Y : CB) {
       if (X.first == Y.first && X.second != Y.second)
         return false;
       std::string LX, LY;
-      long long VX, VY;
-      if (equalityAtom(X, LX, VX) && equalityAtom(Y, LY, VY) && LX == LY &&
-          VX != VY)
+      long long LoX, HiX, LoY, HiY;
+      if (intervalAtom(X, LX, LoX, HiX) && intervalAtom(Y, LY, LoY, HiY) &&
+          LX == LY && (HiX < LoY || HiY < LoX))
         return false;
     }
   return true;

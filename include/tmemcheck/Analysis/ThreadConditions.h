@@ -37,11 +37,17 @@ public:
   /// the two arms of one condition).
   bool compatible(unsigned A, unsigned B);
 
+  /// True if some thread can run block \p A and take arm \p Cond.second of
+  /// a branch on the condition text \p Cond.first.
+  bool compatibleWith(unsigned A, const std::pair<std::string, unsigned> &Cond);
+
   /// True if every thread that runs \p A also runs \p B (A's conditions
   /// include all of B's).
   bool subsetOf(unsigned A, unsigned B);
 
 private:
+  static bool compatible(const Conditions &A, const Conditions &B);
+
   const KernelGraph &G;
   const ControlDependence &CD;
   std::vector<Conditions> Cache;
