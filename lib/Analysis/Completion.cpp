@@ -32,6 +32,9 @@ struct ThreadState {
   /// mbarriers waited on along every path here (a must-set); Top until a
   /// path reached the point.
   std::set<uint64_t> Waited;
+  /// Ops of this thread it saw complete (commit -> its own wait) along
+  /// every path here; part of the must-state like Waited.
+  std::set<unsigned> Completed;
   bool Top = true;
 
   friend bool operator==(const ThreadState &A, const ThreadState &B) {
@@ -51,6 +54,7 @@ void joinInto(ThreadState &R, const ThreadState &P) {
     R.Committed[M].insert(Ops.begin(), Ops.end());
   if (R.Top) {
     R.Waited = P.Waited;
+    R.Completed = P.Completed;
     R.Top = P.Top;
   } else if (!P.Top) {
     std::set<uint64_t> Both;
@@ -58,6 +62,11 @@ void joinInto(ThreadState &R, const ThreadState &P) {
       if (P.Waited.count(M))
         Both.insert(M);
     R.Waited = std::move(Both);
+    std::set<unsigned> BothDone;
+    for (unsigned Op : R.Completed)
+      if (P.Completed.count(Op))
+        BothDone.insert(Op);
+    R.Completed = std::move(BothDone);
   }
 }
 
@@ -231,6 +240,15 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
              std::nullopt);
       Hazard(S.Stores, Stores, SeenStore, CompletionHazard::Released,
              std::nullopt);
+      // A thread that saw its own mma complete (commit -> its own wait) and
+      // then arrives elsewhere forwards the completion: waiting on that
+      // mbarrier orders the mma too (commit -> wait -> arrive "epilogue go").
+      if (E.Sync->Kind == SyncOpKind::MbarrierArrive && !S.Top)
+        if (const AbstractValue *M = operand(E, E.Sync->MbarOperand))
+          if (uint64_t To = mbarrierIdentity(*M))
+            for (unsigned Op : S.Completed)
+              if (isTmem(*ById[Op], TmemOpKind::Mma))
+                CommitCovers[To].insert(Op);
       return;
     }
     if (E.K == Event::Kind::Sync && E.Sync &&
@@ -238,7 +256,10 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       const AbstractValue *M = operand(E, E.Sync->MbarOperand);
       if (uint64_t Id = M ? mbarrierIdentity(*M) : 0) {
         S.Waited.insert(Id);
-        S.Committed.erase(Id);
+        if (auto It = S.Committed.find(Id); It != S.Committed.end()) {
+          S.Completed.insert(It->second.begin(), It->second.end());
+          S.Committed.erase(It);
+        }
       }
       return;
     }
