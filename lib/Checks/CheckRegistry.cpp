@@ -62,6 +62,10 @@ const std::vector<CheckInfo> &CheckRegistry::all() {
       {"tmem-dealloc-race", Severity::Error, /*Strict=*/false,
        "dealloc not ordered after other threads' accesses or own in-flight mma",
        createDeallocRaceCheck},
+      {"tmem-missing-fence", Severity::Warning, /*Strict=*/true,
+       "thread sync without tcgen05.fence::before/after_thread_sync around "
+       "tcgen05 hand-offs",
+       createMissingFenceCheck},
       {"tmem-ld-use-before-wait", Severity::Warning, /*Strict=*/true,
        "registers of tcgen05.ld read before tcgen05.wait::ld",
        createLdUseBeforeWaitCheck},

@@ -1,0 +1,123 @@
+//===- Fences.cpp - tcgen05 fences around thread synchronisation ----------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Analysis/Fences.h"
+
+#include "tmemcheck/Analysis/ForwardDataflow.h"
+
+#include <set>
+
+namespace tmemcheck {
+
+namespace {
+
+/// What one thread owes a fence for, over its paths.
+struct FenceState {
+  std::set<unsigned> SyncsAwaitingAfter; ///< syncs not yet followed by after
+  std::set<unsigned> UnfencedOps; ///< async ops not yet followed by before
+  friend bool operator==(const FenceState &A, const FenceState &B) {
+    return A.SyncsAwaitingAfter == B.SyncsAwaitingAfter &&
+           A.UnfencedOps == B.UnfencedOps;
+  }
+};
+
+bool isAsyncTcgen05(const Event &E) {
+  if (E.K != Event::Kind::Tmem || !E.Op)
+    return false;
+  switch (E.Op->Kind) {
+  case TmemOpKind::Load:
+  case TmemOpKind::Store:
+  case TmemOpKind::Mma:
+  case TmemOpKind::Copy:
+  case TmemOpKind::Shift:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Synchronisation after which this thread may act on other threads' work.
+bool acquires(const SyncOp &S) {
+  return S.Kind == SyncOpKind::BarrierSync ||
+         S.Kind == SyncOpKind::MbarrierWait ||
+         (S.Kind == SyncOpKind::ClusterBarrier && !S.IsArrive);
+}
+
+/// Synchronisation that lets other threads act on this thread's work.
+bool handsOff(const SyncOp &S) {
+  return S.Kind == SyncOpKind::BarrierSync ||
+         S.Kind == SyncOpKind::BarrierArrive ||
+         S.Kind == SyncOpKind::MbarrierArrive ||
+         (S.Kind == SyncOpKind::ClusterBarrier && S.IsArrive);
+}
+
+} // namespace
+
+std::vector<MissingFence> findMissingFences(const KernelGraph &G) {
+  std::vector<const Event *> ById;
+  G.forEachEvent([&](const Event &E) {
+    if (ById.size() <= E.Id)
+      ById.resize(E.Id + 1, nullptr);
+    ById[E.Id] = &E;
+  });
+  std::vector<MissingFence> Out;
+  std::set<unsigned> ReportedSync, ReportedOp;
+  bool Report = false;
+
+  auto Transfer = [&](const Event &E, FenceState &S) {
+    if (E.K == Event::Kind::Sync && E.Sync) {
+      if (handsOff(*E.Sync)) {
+        if (Report && !S.UnfencedOps.empty() && ReportedSync.insert(E.Id).second)
+          Out.push_back({&E, ById[*S.UnfencedOps.begin()], /*After=*/false});
+        S.UnfencedOps.clear();
+      }
+      if (acquires(*E.Sync))
+        S.SyncsAwaitingAfter = {E.Id};
+      return;
+    }
+    if (E.K != Event::Kind::Tmem || !E.Op)
+      return;
+    switch (E.Op->Kind) {
+    case TmemOpKind::FenceAfterThreadSync:
+      S.SyncsAwaitingAfter.clear();
+      return;
+    case TmemOpKind::FenceBeforeThreadSync:
+    case TmemOpKind::Commit: // implies before_thread_sync (rules §5.3)
+      S.UnfencedOps.clear();
+      return;
+    default:
+      break;
+    }
+    if (!isAsyncTcgen05(E))
+      return;
+    if (Report && !S.SyncsAwaitingAfter.empty() &&
+        ReportedOp.insert(E.Id).second)
+      Out.push_back({ById[*S.SyncsAwaitingAfter.begin()], &E, /*After=*/true});
+    S.SyncsAwaitingAfter.clear();
+    S.UnfencedOps.insert(E.Id);
+  };
+
+  ForwardSolution<FenceState> Sol = solveForward<FenceState>(
+      G,
+      [&](unsigned B, const std::vector<uint8_t> &Reached,
+          const std::vector<FenceState> &Outs) {
+        FenceState S;
+        for (unsigned P : G.Blocks[B].Preds)
+          if (Reached[P]) {
+            S.SyncsAwaitingAfter.insert(Outs[P].SyncsAwaitingAfter.begin(),
+                                        Outs[P].SyncsAwaitingAfter.end());
+            S.UnfencedOps.insert(Outs[P].UnfencedOps.begin(),
+                                 Outs[P].UnfencedOps.end());
+          }
+        return S;
+      },
+      Transfer);
+  Report = true;
+  replayForward(G, Sol, Transfer, [](const Event &, const FenceState &) {});
+  return Out;
+}
+
+} // namespace tmemcheck
