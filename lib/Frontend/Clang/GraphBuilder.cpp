@@ -13,11 +13,11 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ExprConcepts.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
+#include "clang/Analysis/ConstructionContext.h"
 #include "clang/Lex/Lexer.h"
 
 #include <fmt/format.h>
@@ -164,6 +164,7 @@ const CFG *GraphBuilder::cfgFor(const FunctionDecl *FD) {
   Opts.AddImplicitDtors = true;
   Opts.AddInitializers = true;
   Opts.AddCXXDefaultInitExprInCtors = true;
+  Opts.AddRichCXXConstructors = true; // construction contexts name objects
   Opts.PruneTriviallyFalseEdges = true;
   std::unique_ptr<CFG> C;
   if (FD->getBody())
@@ -256,7 +257,19 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
   for (const CFGBlock *B : Order) {
     unsigned Cur = First[B->getBlockID()];
     for (const CFGElement &El : *B) {
-      if (auto S = El.getAs<CFGStmt>()) {
+      if (auto C = El.getAs<CFGConstructor>()) {
+        // `T obj(args);`: the construction context names the object, so
+        // its fields can be followed into later member calls.
+        uint64_t Key = 0;
+        if (const auto *VC = dyn_cast_or_null<VariableConstructionContext>(
+                C->getConstructionContext()))
+          if (const DeclStmt *DS = VC->getDeclStmt())
+            if (DS->isSingleDecl())
+              Key = objectKey(dyn_cast<VarDecl>(DS->getSingleDecl()), F);
+        ConstructedObject = Key;
+        Cur = visitStmt(C->getStmt(), Cur, F);
+        ConstructedObject = 0;
+      } else if (auto S = El.getAs<CFGStmt>()) {
         Cur = visitStmt(S->getStmt(), Cur, F);
       } else if (auto I = El.getAs<CFGInitializer>()) {
         const CXXCtorInitializer *Init = I->getInitializer();
@@ -348,12 +361,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     const CXXConstructorDecl *Ctor = CC->getConstructor();
     if (Ctor && !Ctor->isTrivial()) {
       std::vector<const Expr *> Args(CC->arg_begin(), CC->arg_end());
-      // The object being constructed: `T obj(args);` declares it.
-      uint64_t Key = 0;
-      for (const DynTypedNode &P : Ctx.getParents(*CC))
-        if (const auto *VD = P.get<VarDecl>())
-          Key = objectKey(VD, F);
-      return inlineCall(Ctor, Args, nullptr, CC->getBeginLoc(), Cur, F, Key);
+      return inlineCall(Ctor, Args, nullptr, CC->getBeginLoc(), Cur, F,
+                        ConstructedObject);
     }
     return Cur;
   }

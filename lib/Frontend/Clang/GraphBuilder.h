@@ -102,6 +102,8 @@ private:
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
       AsmCache;
   std::vector<AnalysisRemark> Remarks;
+  /// The object a CFGConstructor element builds, while it is translated.
+  uint64_t ConstructedObject = 0;
 
 public:
   /// Remarks about asm text that could not be parsed or decoded, once per
