@@ -18,6 +18,8 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -87,6 +89,11 @@ cl::opt<bool> Timing("timing",
                      cl::desc("Print per-file times of parsing, graph "
                               "construction and checks to stderr"),
                      cl::cat(Category));
+cl::opt<std::string> CrashForTesting(
+    "crash-for-testing",
+    cl::desc("Crash deliberately while analysing this file (tests the "
+             "per-file crash isolation)"),
+    cl::Hidden, cl::cat(Category));
 cl::opt<bool> DumpEvents("dump-events",
                          cl::desc("Print the event graph of every kernel "
                                   "(for debugging tmemcheck)"),
@@ -318,9 +325,42 @@ int main(int argc, const char **argv) {
   Suppressions Nolint;
   bool ToolFailed = false;
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
+  // One file that crashes the front end or an analysis is reported and
+  // the run goes on with the others.
+  llvm::CrashRecoveryContext::Enable();
   for (const std::string &File : Sources) {
-    TranslationUnitResult TU =
-        analyzeTranslationUnit(*Compilations, File, *Env, Limits);
+    TranslationUnitResult TU;
+    FindingSink Sink;
+    double ChecksSeconds = 0;
+    unsigned FileKernels = 0;
+    llvm::CrashRecoveryContext CRC;
+    bool Survived = CRC.RunSafely([&] {
+      TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits);
+      if (CrashForTesting == File)
+        LLVM_BUILTIN_TRAP;
+      if (DumpEvents)
+        for (const KernelGraph &G : TU.Kernels)
+          dumpGraph(G, outs());
+      auto ChecksStart = std::chrono::steady_clock::now();
+      for (const KernelGraph &G : TU.Kernels) {
+        ++FileKernels;
+        AnalysisContext Ctx(G);
+        for (auto &C : Active)
+          C->checkKernel(Ctx, Sink);
+      }
+      ChecksSeconds = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - ChecksStart)
+                          .count();
+    });
+    if (!Survived) {
+      errs() << "tmemcheck: error: " << File
+             << ": internal error while analysing this file (a tmemcheck "
+                "bug; please report it with the file); continuing with the "
+                "other files\n";
+      ToolFailed = true;
+      continue;
+    }
+    Kernels += FileKernels;
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
       ToolFailed = true;
@@ -332,21 +372,8 @@ int main(int argc, const char **argv) {
              << TU.FirstError << '\n';
       ToolFailed = true;
     }
-    FindingSink Sink;
-    if (DumpEvents)
-      for (const KernelGraph &G : TU.Kernels)
-        dumpGraph(G, outs());
-    auto ChecksStart = std::chrono::steady_clock::now();
-    for (const KernelGraph &G : TU.Kernels) {
-      ++Kernels;
-      AnalysisContext Ctx(G);
-      for (auto &C : Active)
-        C->checkKernel(Ctx, Sink);
-    }
     if (Timing) {
-      double Checks = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - ChecksStart)
-                          .count();
+      double Checks = ChecksSeconds;
       errs() << fmt::format("tmemcheck: timing {}: parse {:.4f} s, graphs "
                             "{:.4f} s, checks {:.4f} s, {} kernel(s)\n",
                             File, TU.FrontendSeconds - TU.GraphSeconds,
