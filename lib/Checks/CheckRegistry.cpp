@@ -62,6 +62,9 @@ const std::vector<CheckInfo> &CheckRegistry::all() {
       {"tmem-dealloc-race", Severity::Error, /*Strict=*/false,
        "dealloc not ordered after other threads' accesses or own in-flight mma",
        createDeallocRaceCheck},
+      {"tmem-out-of-bounds", Severity::Error, /*Strict=*/false,
+       "an access footprint leaves its allocation or column 511",
+       createOutOfBoundsCheck},
       {"tmem-missing-fence", Severity::Warning, /*Strict=*/true,
        "thread sync without tcgen05.fence::before/after_thread_sync around "
        "tcgen05 hand-offs",
