@@ -89,6 +89,11 @@ cl::opt<bool> Timing("timing",
                      cl::desc("Print per-file times of parsing, graph "
                               "construction and checks to stderr"),
                      cl::cat(Category));
+cl::opt<bool> PrintStubHeader(
+    "print-stub-header",
+    cl::desc("Print the embedded CUDA stub header (for running the clang-tidy "
+             "plugin where no CUDA is installed) and exit"),
+    cl::Hidden, cl::cat(Category));
 cl::opt<std::string> CrashForTesting(
     "crash-for-testing",
     cl::desc("Crash deliberately while analysing this file (tests the "
@@ -264,6 +269,11 @@ int main(int argc, const char **argv) {
   for (const std::string &G : Unmatched)
     errs() << "tmemcheck: warning: check glob '" << G
            << "' matches no check (see --list-checks)\n";
+
+  if (PrintStubHeader) {
+    outs() << CudaEnvironment::stubHeaderContents();
+    return ExitClean;
+  }
 
   if (ListChecks) {
     std::vector<const CheckInfo *> Sorted;

@@ -17,9 +17,12 @@
 #include <string>
 #include <vector>
 
-namespace clang::tooling {
+namespace clang {
+class ASTContext;
+namespace tooling {
 class CompilationDatabase;
 }
+} // namespace clang
 
 namespace tmemcheck {
 
@@ -47,6 +50,12 @@ struct TranslationUnitResult {
   double FrontendSeconds = 0;
   double GraphSeconds = 0;
 };
+
+/// Builds the graphs of every kernel of an already parsed translation unit
+/// into \p Out (used by the CLI and by the clang-tidy plugin, which gets
+/// the AST from clang-tidy).
+void buildKernelGraphs(clang::ASTContext &Ctx, const FrontendLimits &Limits,
+                       TranslationUnitResult &Out);
 
 /// Parses \p File with its command from \p Db, adjusted by \p Env.
 TranslationUnitResult

@@ -106,20 +106,7 @@ public:
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     auto Start = std::chrono::steady_clock::now();
-    KernelFinder Finder(Ctx.getSourceManager());
-    Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
-    Out.Tcgen05Instructions += Finder.Tcgen05;
-    ValueEvaluator Eval(Ctx);
-    GraphBuilder Builder(Ctx, Eval, Limits);
-    for (auto [FD, IsPattern] : Finder.Kernels)
-      Out.Kernels.push_back(Builder.build(FD, IsPattern));
-    Out.Remarks.insert(Out.Remarks.end(), Builder.remarks().begin(),
-                       Builder.remarks().end());
-    // tcgen05 reached through wrappers in system headers counts too.
-    for (const KernelGraph &G : Out.Kernels)
-      G.forEachEvent([&](const Event &E) {
-        Out.Tcgen05Instructions += E.K == Event::Kind::Tmem;
-      });
+    buildKernelGraphs(Ctx, Limits, Out);
     Out.GraphSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
@@ -159,6 +146,24 @@ private:
 };
 
 } // namespace
+
+void buildKernelGraphs(ASTContext &Ctx, const FrontendLimits &Limits,
+                       TranslationUnitResult &Out) {
+  KernelFinder Finder(Ctx.getSourceManager());
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Out.Tcgen05Instructions += Finder.Tcgen05;
+  ValueEvaluator Eval(Ctx);
+  GraphBuilder Builder(Ctx, Eval, Limits);
+  for (auto [FD, IsPattern] : Finder.Kernels)
+    Out.Kernels.push_back(Builder.build(FD, IsPattern));
+  Out.Remarks.insert(Out.Remarks.end(), Builder.remarks().begin(),
+                     Builder.remarks().end());
+  // tcgen05 reached through wrappers in system headers counts too.
+  for (const KernelGraph &G : Out.Kernels)
+    G.forEachEvent([&](const Event &E) {
+      Out.Tcgen05Instructions += E.K == Event::Kind::Tmem;
+    });
+}
 
 TranslationUnitResult
 analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
