@@ -12,6 +12,7 @@
 #include "tmemcheck/Checks/CheckFilter.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Report/MachineReports.h"
 #include "tmemcheck/Report/Suppressions.h"
 #include "tmemcheck/Report/TextPrinter.h"
 
@@ -80,6 +81,15 @@ cl::opt<bool> Quiet("quiet",
                     cl::desc("Do not print remarks about the analysis "
                              "itself, nor the summary line"),
                     cl::cat(Category));
+enum class OutputFormat { Text, Json, Sarif };
+cl::opt<OutputFormat> Format(
+    "format", cl::desc("Output format"),
+    cl::values(clEnumValN(OutputFormat::Text, "text",
+                          "clang-style diagnostics (default)"),
+               clEnumValN(OutputFormat::Json, "json", "a JSON array"),
+               clEnumValN(OutputFormat::Sarif, "sarif",
+                          "SARIF 2.1.0 for code scanning")),
+    cl::init(OutputFormat::Text), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
                                   "diagnostics"),
@@ -333,6 +343,7 @@ int main(int argc, const char **argv) {
 
   TextPrinter Printer(outs(), !NoSnippets);
   Suppressions Nolint;
+  std::vector<Finding> AllFindings; // for --format=json/sarif
   bool ToolFailed = false;
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
   // One file that crashes the front end or an analysis is reported and
@@ -389,13 +400,16 @@ int main(int argc, const char **argv) {
                             File, TU.FrontendSeconds - TU.GraphSeconds,
                             TU.GraphSeconds, Checks, TU.Kernels.size());
     }
-    for (const Finding &F : Sink.takeSorted()) {
+    for (Finding &F : Sink.takeSorted()) {
       if (Nolint.isSuppressed(F))
         continue;
-      Printer.print(F);
       (F.Level == Severity::Error ? Errors : Warnings) += 1;
+      if (Format == OutputFormat::Text)
+        Printer.print(F);
+      else
+        AllFindings.push_back(std::move(F));
     }
-    if (!Quiet) {
+    if (!Quiet && Format == OutputFormat::Text) {
       for (const KernelGraph &G : TU.Kernels)
         for (const AnalysisRemark &R : G.Remarks)
           Printer.printRemark(R);
@@ -403,6 +417,11 @@ int main(int argc, const char **argv) {
         Printer.printRemark(R);
     }
   }
+  if (Format == OutputFormat::Json)
+    writeJsonReport(outs(), AllFindings);
+  else if (Format == OutputFormat::Sarif)
+    writeSarifReport(outs(), AllFindings, CheckRegistry::all(),
+                     TMEMCHECK_VERSION);
   outs().flush();
   if (!Quiet)
     errs() << fmt::format("tmemcheck: {} file(s), {} kernel(s): {} error(s), "

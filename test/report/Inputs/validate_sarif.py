@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Checks the fields GitHub code scanning requires of a SARIF 2.1.0 log.
+
+Usage: validate_sarif.py log.sarif EXPECTED_RESULT_COUNT
+Prints "sarif ok: N results" or the first problem, exit 1.
+"""
+import json
+import sys
+
+
+def fail(msg):
+    print("sarif invalid: " + msg)
+    sys.exit(1)
+
+
+def main():
+    log = json.load(open(sys.argv[1]))
+    expected = int(sys.argv[2])
+    if log.get("version") != "2.1.0":
+        fail("version is not 2.1.0")
+    if "sarif-2.1.0" not in log.get("$schema", ""):
+        fail("$schema does not name SARIF 2.1.0")
+    runs = log.get("runs")
+    if not isinstance(runs, list) or len(runs) != 1:
+        fail("expected one run")
+    driver = runs[0]["tool"]["driver"]
+    if driver.get("name") != "tmemcheck" or not driver.get("version"):
+        fail("tool.driver needs name and version")
+    rules = driver.get("rules", [])
+    ids = [r.get("id") for r in rules]
+    for r in rules:
+        if not r.get("id") or not r.get("shortDescription", {}).get("text"):
+            fail("rule without id or shortDescription.text")
+        if r["defaultConfiguration"]["level"] not in ("error", "warning", "note"):
+            fail("bad default level in rule " + r["id"])
+    results = runs[0].get("results")
+    if len(results) != expected:
+        fail("expected %d results, got %d" % (expected, len(results)))
+    for res in results:
+        if res.get("ruleId") not in ids:
+            fail("result with unknown ruleId %r" % res.get("ruleId"))
+        if ids[res["ruleIndex"]] != res["ruleId"]:
+            fail("ruleIndex does not point at ruleId")
+        if res.get("level") not in ("error", "warning", "note"):
+            fail("bad level")
+        if not res.get("message", {}).get("text"):
+            fail("result without message.text")
+        for loc in res["locations"] + res.get("relatedLocations", []):
+            phys = loc["physicalLocation"]
+            if not phys["artifactLocation"]["uri"].startswith("file:///"):
+                fail("artifact uri is not an absolute file URI")
+            if phys["region"]["startLine"] < 1 or phys["region"]["startColumn"] < 1:
+                fail("region without a valid start")
+    print("sarif ok: %d results" % len(results))
+
+
+main()
