@@ -218,7 +218,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
 
   auto Transfer = [&](const Event &E, ThreadState &S) {
     auto Hazard =
-        [&](std::set<unsigned> &Pending, std::vector<CompletionHazard> &Out,
+        [&](const std::set<unsigned> &Pending, std::vector<CompletionHazard> &Out,
             std::set<std::pair<unsigned, unsigned>> &Seen,
             CompletionHazard::Kind K, const std::optional<TmemRange> &Range) {
           if (!Report)

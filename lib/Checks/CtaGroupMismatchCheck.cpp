@@ -22,6 +22,10 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
+    // In a template pattern `if constexpr (kNumCTAs == 1)` keeps both arms:
+    // a ::1 and a ::2 instruction there are alternatives, not a mix.
+    if (G.IsPattern)
+      return;
     const Event *First = nullptr;
     const Event *Other = nullptr;
     // Events are numbered in program order of the inlined kernel.

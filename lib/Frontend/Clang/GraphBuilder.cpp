@@ -359,6 +359,21 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
 
   if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *Ctor = CC->getConstructor();
+    // Copying a variable (`float2 v = regs[i];`, a by-value argument) reads
+    // it, like an lvalue-to-rvalue conversion does for scalars.
+    if (Ctor && Ctor->isCopyOrMoveConstructor() && CC->getNumArgs() == 1) {
+      const Expr *Arg = CC->getArg(0)->IgnoreParenImpCasts();
+      std::string Name;
+      if (uint64_t Id = Eval.variableIdentity(Arg, F, &Name)) {
+        Event E;
+        E.K = Event::Kind::VariableRead;
+        E.Loc = toSourceLoc(SM, Arg->getBeginLoc());
+        E.Stack = F.Stack;
+        E.VariableId = Id;
+        E.VariableName = Name;
+        addEvent(Cur, std::move(E));
+      }
+    }
     if (Ctor && !Ctor->isTrivial()) {
       std::vector<const Expr *> Args(CC->arg_begin(), CC->arg_end());
       return inlineCall(Ctor, Args, nullptr, CC->getBeginLoc(), Cur, F,
@@ -403,7 +418,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
         return Cur;
       }
     }
-    if (!isa<DeclRefExpr>(Sub) && !isa<ArraySubscriptExpr>(Sub))
+    if (!isa<DeclRefExpr>(Sub) && !isa<ArraySubscriptExpr>(Sub) &&
+        !isa<MemberExpr>(Sub))
       return Cur;
     // A decayed array passed on is not a read of its values.
     if (IC->getCastKind() == CK_ArrayToPointerDecay)
