@@ -56,13 +56,24 @@ bool handsOff(const SyncOp &S) {
 
 } // namespace
 
-std::vector<MissingFence> findMissingFences(const KernelGraph &G) {
+std::vector<MissingFence> findMissingFences(const KernelGraph &G,
+                                             ThreadConditions &Threads) {
   std::vector<const Event *> ById;
-  G.forEachEvent([&](const Event &E) {
-    if (ById.size() <= E.Id)
-      ById.resize(E.Id + 1, nullptr);
-    ById[E.Id] = &E;
-  });
+  std::vector<unsigned> BlockOf;
+  for (unsigned B = 0; B < G.Blocks.size(); ++B)
+    for (const Event &E : G.Blocks[B].Events) {
+      if (ById.size() <= E.Id) {
+        ById.resize(E.Id + 1, nullptr);
+        BlockOf.resize(E.Id + 1, 0);
+      }
+      ById[E.Id] = &E;
+      BlockOf[E.Id] = B;
+    }
+  // A wait in `if (warp == 2)` and an ld in `if (warp >= 4)` are no single
+  // thread's sequence.
+  auto SameThread = [&](unsigned A, unsigned B) {
+    return Threads.compatible(BlockOf[A], BlockOf[B]);
+  };
   std::vector<MissingFence> Out;
   std::set<unsigned> ReportedSync, ReportedOp;
   bool Report = false;
@@ -70,8 +81,13 @@ std::vector<MissingFence> findMissingFences(const KernelGraph &G) {
   auto Transfer = [&](const Event &E, FenceState &S) {
     if (E.K == Event::Kind::Sync && E.Sync) {
       if (handsOff(*E.Sync)) {
-        if (Report && !S.UnfencedOps.empty() && ReportedSync.insert(E.Id).second)
-          Out.push_back({&E, ById[*S.UnfencedOps.begin()], /*After=*/false});
+        if (Report && !ReportedSync.count(E.Id))
+          for (unsigned Op : S.UnfencedOps)
+            if (SameThread(Op, E.Id)) {
+              ReportedSync.insert(E.Id);
+              Out.push_back({&E, ById[Op], /*After=*/false});
+              break;
+            }
         S.UnfencedOps.clear();
       }
       if (acquires(*E.Sync))
@@ -93,9 +109,13 @@ std::vector<MissingFence> findMissingFences(const KernelGraph &G) {
     }
     if (!isAsyncTcgen05(E))
       return;
-    if (Report && !S.SyncsAwaitingAfter.empty() &&
-        ReportedOp.insert(E.Id).second)
-      Out.push_back({ById[*S.SyncsAwaitingAfter.begin()], &E, /*After=*/true});
+    if (Report && !ReportedOp.count(E.Id))
+      for (unsigned Sync : S.SyncsAwaitingAfter)
+        if (SameThread(Sync, E.Id)) {
+          ReportedOp.insert(E.Id);
+          Out.push_back({ById[Sync], &E, /*After=*/true});
+          break;
+        }
     S.SyncsAwaitingAfter.clear();
     S.UnfencedOps.insert(E.Id);
   };

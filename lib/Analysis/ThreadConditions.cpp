@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
+#include <optional>
 
 namespace tmemcheck {
 
@@ -70,16 +72,25 @@ const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
   if (Done[B])
     return Cache[B];
   Done[B] = 1; // breaks cycles through loop conditions
-  Conditions C;
+  // Each direct controlling arm is one route into the block (`if (a || b)`
+  // has two); only the conditions every route implies hold for it.
+  std::optional<Conditions> Common;
   for (auto [Branch, Arm] : CD.controllingArms(B)) {
+    Conditions Route = of(Branch);
     const Block &Br = G.Blocks[Branch];
     if (Br.BranchUniformity && *Br.BranchUniformity != Uniformity::CtaUniform &&
         !Br.BranchKey.empty())
-      C.insert({Br.BranchKey, Arm});
-    const Conditions &Outer = of(Branch);
-    C.insert(Outer.begin(), Outer.end());
+      Route.insert({Br.BranchKey, Arm});
+    if (!Common) {
+      Common = std::move(Route);
+      continue;
+    }
+    Conditions Both;
+    std::set_intersection(Common->begin(), Common->end(), Route.begin(),
+                          Route.end(), std::inserter(Both, Both.begin()));
+    Common = std::move(Both);
   }
-  Cache[B] = std::move(C);
+  Cache[B] = Common ? std::move(*Common) : Conditions();
   return Cache[B];
 }
 

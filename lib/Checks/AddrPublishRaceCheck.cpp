@@ -37,10 +37,11 @@ public:
         // conditions that select that warp race.
         const Event *Alloc = R->Allocs.front();
         unsigned AllocBlock = blockOf(G, *Alloc);
-        const std::vector<unsigned> &AllocCtl = CD.allControllers(AllocBlock);
-        const std::vector<unsigned> &ReadCtl = CD.allControllers(B);
-        if (AllocCtl.empty() || std::includes(ReadCtl.begin(), ReadCtl.end(),
-                                              AllocCtl.begin(), AllocCtl.end()))
+        // An alloc every thread runs is another check's concern; a read
+        // under the allocating warp's conditions (even in a second
+        // `if (warp_idx == 0)`) reads that warp's own store.
+        if (CD.allControllers(AllocBlock).empty() ||
+            Ctx.threads().subsetOf(B, AllocBlock))
           continue;
         Finding F = makeKernelLevelFinding(
             G, E,

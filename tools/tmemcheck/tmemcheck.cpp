@@ -191,6 +191,8 @@ loadCompilations(std::unique_ptr<clang::tooling::CompilationDatabase> Fixed,
 }
 
 void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
+  AnalysisContext Ctx(G);
+  ThreadConditions &Threads = Ctx.threads();
   OS << "kernel " << G.Name << (G.IsPattern ? " (pattern)" : "") << ": "
      << G.Blocks.size() << " blocks, entry " << G.Entry << ", exit " << G.Exit
      << '\n';
@@ -201,6 +203,8 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
     OS << "  block " << B << " ->";
     for (unsigned S : Blk.Succs)
       OS << ' ' << S;
+    for (const auto &[Key, Arm] : Threads.of(B))
+      OS << " [" << Key << (Arm == 0 ? "" : " false") << ']';
     if (Blk.BranchUniformity)
       OS << "  branch uniformity " << static_cast<int>(*Blk.BranchUniformity);
     OS << '\n';
