@@ -10,4 +10,5 @@ if [ ! -f "$build/build.ninja" ] || [ $# -gt 0 ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 "$@"
 fi
-ninja -C "$build" -j"$(nproc)" tmemcheck tmemcheck-unittests TmemTidyModule
+ninja -C "$build" -j"$(nproc)" tmemcheck tmemcheck-unittests TmemTidyModule \
+  tmemcheck-ptx-fuzzer
