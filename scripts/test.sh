@@ -11,6 +11,26 @@ log="$build/lit.log"
 "$lit" -sv "$build/test" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 
+# The same suite once more, built with AddressSanitizer and UBSan
+# (SANITIZED=0 skips it; the clang-tidy plugin is not built there).
+san_log=/dev/null
+if [ "${SANITIZED:-1}" != 0 ]; then
+  san="${SAN_BUILD_DIR:-$root/build-asan}"
+  if [ ! -f "$san/build.ninja" ]; then
+    cmake -S "$root" -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+      -DTMEMCHECK_SANITIZE=ON -DTMEMCHECK_FUZZ=OFF > /dev/null || rc=1
+  fi
+  if ninja -C "$san" -j"$(nproc)" tmemcheck tmemcheck-unittests > "$san.build.log" 2>&1; then
+    san_log="$san/lit.log"
+    echo "sanitized: ASan+UBSan run of the suite"
+    UBSAN_OPTIONS=halt_on_error=1 "$lit" -s "$san/test" 2>&1 | tee "$san_log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+  else
+    tail -20 "$san.build.log"; echo "sanitized: build FAILED"; rc=1
+  fi
+fi
+
 # Bounded fuzzing of the PTX parser and decoders (FUZZ_SECONDS, default 30):
 # any crash or sanitizer report fails the run; the reproducer is kept.
 fuzzer="$build/fuzz/tmemcheck-ptx-fuzzer"
@@ -34,9 +54,10 @@ fi
 
 # One closing line that any CI can read.
 awk '
-  /^ *Passed *:/ { p += $2 }
-  /^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:/ { f += $NF ~ /%/ ? $(NF-1) : $NF }
-  /^ *(Unsupported|Excluded|Skipped|Expectedly Failed) *:/ { s += $NF ~ /%/ ? $(NF-1) : $NF }
+  function count() { sub(/^[^:]*: */, ""); return $1 + 0 }
+  /^ *Passed *:/ { p += count() }
+  /^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:/ { f += count() }
+  /^ *(Unsupported|Excluded|Skipped|Expectedly Failed) *:/ { s += count() }
   END { printf "%d passed, %d failed, %d skipped\n", p + fp, f + ff, s }
-' fp="$fuzz_passed" ff="$fuzz_failed" "$log"
+' fp="$fuzz_passed" ff="$fuzz_failed" "$log" "$san_log"
 exit "$rc"

@@ -58,9 +58,11 @@ config.substitutions.append(("%unittests", config.unittests))
 
 # The clang-tidy plugin is tested with the real clang-tidy-22 binary.
 if config.clang_tidy and os.path.exists(config.clang_tidy) and \
-        not config.clang_tidy.endswith("NOTFOUND"):
+        not config.clang_tidy.endswith("NOTFOUND") and \
+        os.path.exists(config.tidy_plugin):
     config.available_features.add("clang-tidy")
     config.substitutions.append(("%clang-tidy", config.clang_tidy))
     config.substitutions.append(("%tidy-plugin", config.tidy_plugin))
 else:
-    lit_config.note("clang-tidy-22 not found: the plugin tests are skipped")
+    lit_config.note("clang-tidy-22 or the plugin not found: the plugin tests "
+                    "are skipped")
