@@ -12,6 +12,7 @@
 #define TMEMCHECK_ANALYSIS_FENCES_H
 
 #include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Analysis/ThreadConditions.h"
 
 #include <vector>
 
@@ -27,7 +28,8 @@ struct MissingFence {
 };
 
 /// Every missing fence of a kernel, one per sync/op pair kind.
-std::vector<MissingFence> findMissingFences(const KernelGraph &G);
+std::vector<MissingFence> findMissingFences(const KernelGraph &G,
+                                            ThreadConditions &Threads);
 
 } // namespace tmemcheck
 
