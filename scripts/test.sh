@@ -21,13 +21,13 @@ if [ "${SANITIZED:-1}" != 0 ]; then
       -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
       -DTMEMCHECK_SANITIZE=ON -DTMEMCHECK_FUZZ=OFF > /dev/null || rc=1
   fi
-  if ninja -C "$san" -j"$(nproc)" tmemcheck tmemcheck-unittests > "$san.build.log" 2>&1; then
+  if ninja -C "$san" -j"$(nproc)" tmemcheck tmemcheck-unittests > "$san/build.log" 2>&1; then
     san_log="$san/lit.log"
     echo "sanitized: ASan+UBSan run of the suite"
     UBSAN_OPTIONS=halt_on_error=1 "$lit" -s "$san/test" 2>&1 | tee "$san_log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
   else
-    tail -20 "$san.build.log"; echo "sanitized: build FAILED"; rc=1
+    tail -20 "$san/build.log"; echo "sanitized: build FAILED"; rc=1
   fi
 fi
 
