@@ -15,7 +15,7 @@
 namespace tmemcheck {
 
 ControlDependence::ControlDependence(const KernelGraph &G)
-    : G(G), IPDom(G.Blocks.size(), -1), Controllers(G.Blocks.size()),
+    : IPDom(G.Blocks.size(), -1), Controllers(G.Blocks.size()),
       Arms(G.Blocks.size()), DivergentJoins(G.Blocks.size()),
       AllControllers(G.Blocks.size()), AllControllersDone(G.Blocks.size(), 0) {
   const unsigned N = G.Blocks.size();

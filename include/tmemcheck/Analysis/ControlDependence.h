@@ -52,7 +52,6 @@ public:
 private:
   void orderDivergentJoins();
 
-  const KernelGraph &G;
   std::vector<int> IPDom;
   std::vector<std::vector<unsigned>> Controllers;
   std::vector<std::vector<std::pair<unsigned, unsigned>>> Arms;
