@@ -23,12 +23,16 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <map>
 
 using namespace llvm;
@@ -77,6 +81,10 @@ cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("Event budget per kernel (default "
                                      "500000)"),
                             cl::init(500000), cl::cat(Category));
+cl::opt<unsigned> Jobs("j",
+                       cl::desc("Analyse this many files in parallel "
+                                "(default 1)"),
+                       cl::init(1), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
                     cl::desc("Do not print remarks about the analysis "
                              "itself, nor the summary line"),
@@ -340,44 +348,72 @@ int main(int argc, const char **argv) {
   Limits.MaxCallDepth = MaxCallDepth;
   Limits.MaxEventsPerKernel = MaxEvents;
 
-  std::vector<std::unique_ptr<Check>> Active;
-  for (const CheckInfo &C : CheckRegistry::all())
-    if (Filter.isEnabled(C.Name))
-      Active.push_back(C.Create());
 
   TextPrinter Printer(outs(), !NoSnippets);
   Suppressions Nolint;
   std::vector<Finding> AllFindings; // for --format=json/sarif
   bool ToolFailed = false;
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
-  // One file that crashes the front end or an analysis is reported and
-  // the run goes on with the others.
+  // Files are analysed in parallel (-j); the results are reported in input
+  // order, so the output does not depend on the number of jobs. One file
+  // that crashes the front end or an analysis is reported and the run goes
+  // on with the others.
   llvm::CrashRecoveryContext::Enable();
-  for (const std::string &File : Sources) {
+  struct FileOutcome {
+    bool Survived = true;
     TranslationUnitResult TU;
-    FindingSink Sink;
+    std::vector<Finding> Findings;
     double ChecksSeconds = 0;
-    unsigned FileKernels = 0;
+  };
+  std::vector<FileOutcome> Outcomes(Sources.size());
+  std::atomic<unsigned> Finished{0};
+  std::mutex ProgressMutex;
+  bool ShowProgress = !Quiet && errs().is_displayed() && Sources.size() > 1;
+  auto AnalyzeOne = [&](size_t I) {
+    const std::string &File = Sources[I];
+    FileOutcome &O = Outcomes[I];
+    // Checks keep no state across kernels, but each worker gets its own.
+    std::vector<std::unique_ptr<Check>> Checks;
+    for (const CheckInfo &C : CheckRegistry::all())
+      if (Filter.isEnabled(C.Name))
+        Checks.push_back(C.Create());
     llvm::CrashRecoveryContext CRC;
-    bool Survived = CRC.RunSafely([&] {
-      TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits);
+    O.Survived = CRC.RunSafely([&] {
+      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits);
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;
-      if (DumpEvents)
-        for (const KernelGraph &G : TU.Kernels)
-          dumpGraph(G, outs());
+      FindingSink Sink;
       auto ChecksStart = std::chrono::steady_clock::now();
-      for (const KernelGraph &G : TU.Kernels) {
-        ++FileKernels;
+      for (const KernelGraph &G : O.TU.Kernels) {
         AnalysisContext Ctx(G);
-        for (auto &C : Active)
+        for (auto &C : Checks)
           C->checkKernel(Ctx, Sink);
       }
-      ChecksSeconds = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - ChecksStart)
-                          .count();
+      O.ChecksSeconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - ChecksStart)
+                            .count();
+      O.Findings = Sink.takeSorted();
     });
-    if (!Survived) {
+    if (ShowProgress) {
+      std::lock_guard<std::mutex> Lock(ProgressMutex);
+      errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
+    }
+  };
+  if (Jobs <= 1 || Sources.size() <= 1) {
+    for (size_t I = 0; I < Sources.size(); ++I)
+      AnalyzeOne(I);
+  } else {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+    for (size_t I = 0; I < Sources.size(); ++I)
+      Pool.async([&AnalyzeOne, I] { AnalyzeOne(I); });
+    Pool.wait();
+  }
+
+  for (size_t I = 0; I < Sources.size(); ++I) {
+    const std::string &File = Sources[I];
+    FileOutcome &O = Outcomes[I];
+    TranslationUnitResult &TU = O.TU;
+    if (!O.Survived) {
       errs() << "tmemcheck: error: " << File
              << ": internal error while analysing this file (a tmemcheck "
                 "bug; please report it with the file); continuing with the "
@@ -385,7 +421,7 @@ int main(int argc, const char **argv) {
       ToolFailed = true;
       continue;
     }
-    Kernels += FileKernels;
+    Kernels += TU.Kernels.size();
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
       ToolFailed = true;
@@ -397,14 +433,16 @@ int main(int argc, const char **argv) {
              << TU.FirstError << '\n';
       ToolFailed = true;
     }
-    if (Timing) {
-      double Checks = ChecksSeconds;
+    if (DumpEvents)
+      for (const KernelGraph &G : TU.Kernels)
+        dumpGraph(G, outs());
+    if (Timing)
       errs() << fmt::format("tmemcheck: timing {}: parse {:.4f} s, graphs "
                             "{:.4f} s, checks {:.4f} s, {} kernel(s)\n",
                             File, TU.FrontendSeconds - TU.GraphSeconds,
-                            TU.GraphSeconds, Checks, TU.Kernels.size());
-    }
-    for (Finding &F : Sink.takeSorted()) {
+                            TU.GraphSeconds, O.ChecksSeconds,
+                            TU.Kernels.size());
+    for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F))
         continue;
       (F.Level == Severity::Error ? Errors : Warnings) += 1;
