@@ -15,15 +15,27 @@ namespace tmemcheck {
 CheckFilter CheckFilter::create(llvm::StringRef Globs,
                                 std::vector<std::string> &Unmatched,
                                 std::string &Error) {
-  CheckFilter Filter;
   // The default: every check that is not strict.
   std::string Full = "tmem-*";
   for (const CheckInfo &C : CheckRegistry::all())
     if (C.Strict)
       Full += ",-" + C.Name;
+  return build(Full, Globs, Unmatched, Error);
+}
+
+CheckFilter CheckFilter::createWithoutDefaults(
+    llvm::StringRef Globs, std::vector<std::string> &Unmatched,
+    std::string &Error) {
+  return build("", Globs, Unmatched, Error);
+}
+
+CheckFilter CheckFilter::build(llvm::StringRef Defaults, llvm::StringRef Globs,
+                               std::vector<std::string> &Unmatched,
+                               std::string &Error) {
+  CheckFilter Filter;
   unsigned UserStart = 0;
   llvm::SmallVector<llvm::StringRef, 8> Parts;
-  llvm::StringRef(Full).split(Parts, ',', -1, false);
+  Defaults.split(Parts, ',', -1, false);
   UserStart = Parts.size();
   Globs.split(Parts, ',', -1, false);
   for (unsigned I = 0; I < Parts.size(); ++I) {

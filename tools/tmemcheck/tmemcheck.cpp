@@ -10,6 +10,7 @@
 
 #include "tmemcheck/Checks/Check.h"
 #include "tmemcheck/Checks/CheckFilter.h"
+#include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Report/MachineReports.h"
@@ -34,6 +35,7 @@
 #include <chrono>
 #include <mutex>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace tmemcheck;
@@ -51,6 +53,20 @@ cl::opt<std::string> Checks(
     cl::desc("Comma-separated globs of checks to enable or (with '-') "
              "disable, applied after the default set (every check that is "
              "not strict), like clang-tidy's --checks"),
+    cl::init(""), cl::cat(Category));
+cl::opt<std::string> ConfigFile(
+    "config-file",
+    cl::desc("Use this .tmemcheck.yaml for every file instead of the one "
+             "found upward from each file"),
+    cl::cat(Category));
+cl::opt<bool> DumpConfig("dump-config",
+                         cl::desc("Print the configuration that applies to "
+                                  "the first file (or the current directory) "
+                                  "and exit"),
+                         cl::cat(Category));
+cl::opt<std::string> WarningsAsErrors(
+    "warnings-as-errors",
+    cl::desc("Globs of checks whose warnings are reported as errors"),
     cl::init(""), cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks",
                          cl::desc("List the checks the --checks value "
@@ -281,16 +297,56 @@ int main(int argc, const char **argv) {
           &errs()))
     return ExitToolError;
 
-  std::vector<std::string> Unmatched;
-  std::string FilterError;
-  CheckFilter Filter = CheckFilter::create(Checks, Unmatched, FilterError);
-  if (!FilterError.empty()) {
-    errs() << "tmemcheck: error: " << FilterError << '\n';
+  // Checks come from the nearest .tmemcheck.yaml, then --checks (clang-tidy
+  // order: the command line wins).
+  ConfigFinder Configs(ConfigFile);
+  std::set<std::string> UnmatchedGlobs;
+  auto FiltersFor = [&](const Config &C, CheckFilter &Enabled,
+                        CheckFilter &AsErrors) -> bool {
+    std::vector<std::string> Unmatched;
+    std::string Error;
+    Enabled = CheckFilter::create(C.Checks + "," + Checks, Unmatched, Error);
+    if (Error.empty())
+      AsErrors = CheckFilter::createWithoutDefaults(
+          C.WarningsAsErrors + "," + WarningsAsErrors, Unmatched, Error);
+    if (!Error.empty()) {
+      errs() << "tmemcheck: error: " << (C.Path.empty() ? "" : C.Path + ": ")
+             << Error << '\n';
+      return false;
+    }
+    UnmatchedGlobs.insert(Unmatched.begin(), Unmatched.end());
+    return true;
+  };
+  const std::string ReferenceFile =
+      SourcePaths.empty() ? std::string("./.") : SourcePaths.front();
+  llvm::Expected<Config> Reference = Configs.forFile(ReferenceFile);
+  if (!Reference) {
+    errs() << "tmemcheck: error: " << toString(Reference.takeError()) << '\n';
     return ExitToolError;
   }
-  for (const std::string &G : Unmatched)
-    errs() << "tmemcheck: warning: check glob '" << G
-           << "' matches no check (see --list-checks)\n";
+  std::set<std::string> Warned;
+  auto WarnUnmatched = [&] {
+    for (const std::string &G : UnmatchedGlobs)
+      if (Warned.insert(G).second)
+        errs() << "tmemcheck: warning: check glob '" << G
+               << "' matches no check (see --list-checks)\n";
+  };
+  CheckFilter Filter, AsErrorsFilter;
+  if (!FiltersFor(*Reference, Filter, AsErrorsFilter))
+    return ExitToolError;
+  WarnUnmatched();
+  if (DumpConfig) {
+    Config Effective = *Reference;
+    Effective.Checks = Reference->Checks.empty()
+                           ? std::string(Checks)
+                           : Reference->Checks +
+                                 (Checks.empty() ? "" : "," + Checks);
+    if (!WarningsAsErrors.empty())
+      Effective.WarningsAsErrors +=
+          (Effective.WarningsAsErrors.empty() ? "" : ",") + WarningsAsErrors;
+    outs() << configToYaml(Effective);
+    return ExitClean;
+  }
 
   if (PrintStubHeader) {
     outs() << CudaEnvironment::stubHeaderContents();
@@ -366,16 +422,32 @@ int main(int argc, const char **argv) {
     double ChecksSeconds = 0;
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
+  // Per-file configuration, read before the parallel part.
+  std::vector<CheckFilter> EnabledFor(Sources.size()), AsErrorsFor(Sources.size());
+  std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
+  for (size_t I = 0; I < Sources.size(); ++I) {
+    llvm::Expected<Config> C = Configs.forFile(Sources[I]);
+    if (!C) {
+      errs() << "tmemcheck: error: " << toString(C.takeError()) << '\n';
+      ConfigBroken[I] = 1;
+      continue;
+    }
+    if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I]))
+      ConfigBroken[I] = 1;
+  }
+  WarnUnmatched();
   std::atomic<unsigned> Finished{0};
   std::mutex ProgressMutex;
   bool ShowProgress = !Quiet && errs().is_displayed() && Sources.size() > 1;
   auto AnalyzeOne = [&](size_t I) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
+    if (ConfigBroken[I])
+      return;
     // Checks keep no state across kernels, but each worker gets its own.
     std::vector<std::unique_ptr<Check>> Checks;
     for (const CheckInfo &C : CheckRegistry::all())
-      if (Filter.isEnabled(C.Name))
+      if (EnabledFor[I].isEnabled(C.Name))
         Checks.push_back(C.Create());
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
@@ -413,6 +485,10 @@ int main(int argc, const char **argv) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
     TranslationUnitResult &TU = O.TU;
+    if (ConfigBroken[I]) {
+      ToolFailed = true;
+      continue;
+    }
     if (!O.Survived) {
       errs() << "tmemcheck: error: " << File
              << ": internal error while analysing this file (a tmemcheck "
@@ -445,6 +521,8 @@ int main(int argc, const char **argv) {
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F))
         continue;
+      if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
+        F.Level = Severity::Error;
       (F.Level == Severity::Error ? Errors : Warnings) += 1;
       if (Format == OutputFormat::Text)
         Printer.print(F);

@@ -23,15 +23,27 @@ namespace tmemcheck {
 /// `--checks=-*,tmem-leak` selects exactly one.
 class CheckFilter {
 public:
+  /// Enables nothing; assign the result of create() to use it.
+  CheckFilter() = default;
+
   /// Parses \p Globs; globs that match no known check are returned in
   /// \p Unmatched so the driver can warn about them.
   static CheckFilter create(llvm::StringRef Globs,
                             std::vector<std::string> &Unmatched,
                             std::string &Error);
 
+  /// A glob list with nothing enabled by default (WarningsAsErrors).
+  static CheckFilter createWithoutDefaults(llvm::StringRef Globs,
+                                           std::vector<std::string> &Unmatched,
+                                           std::string &Error);
+
   bool isEnabled(llvm::StringRef CheckName) const;
 
 private:
+  static CheckFilter build(llvm::StringRef Defaults, llvm::StringRef Globs,
+                           std::vector<std::string> &Unmatched,
+                           std::string &Error);
+
   struct Entry {
     /// GlobPattern refers to its source text; keep it at a stable address.
     std::unique_ptr<std::string> Text;

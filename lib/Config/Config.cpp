@@ -1,0 +1,107 @@
+//===- Config.cpp - .tmemcheck.yaml ---------------------------------------===//
+//
+// Part of tmemcheck. Read with LLVM's YAML I/O.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Config/Config.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace llvm::yaml {
+template <> struct MappingTraits<tmemcheck::Config> {
+  static void mapping(IO &IO, tmemcheck::Config &C) {
+    IO.mapOptional("Checks", C.Checks);
+    IO.mapOptional("WarningsAsErrors", C.WarningsAsErrors);
+  }
+};
+} // namespace llvm::yaml
+
+namespace tmemcheck {
+
+llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path) {
+  Config C;
+  C.Path = Path.str();
+  if (Text.trim().empty())
+    return C;
+  std::string Message;
+  llvm::yaml::Input In(Text, /*Ctxt=*/nullptr,
+                       [](const llvm::SMDiagnostic &D, void *Ctx) {
+                         auto &M = *static_cast<std::string *>(Ctx);
+                         if (M.empty())
+                           M = (llvm::Twine(D.getLineNo()) + ":" +
+                                llvm::Twine(D.getColumnNo() + 1) + ": " +
+                                D.getMessage())
+                                   .str();
+                       },
+                       &Message);
+  In >> C;
+  if (In.error())
+    return llvm::createStringError(
+        In.error(), "%s:%s", Path.str().c_str(),
+        (Message.empty() ? std::string(" invalid configuration") : Message)
+            .c_str());
+  C.Path = Path.str();
+  return C;
+}
+
+std::string configToYaml(const Config &C) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  llvm::yaml::Output Y(OS);
+  Config Copy = C;
+  Y << Copy;
+  return Out;
+}
+
+llvm::Expected<Config> ConfigFinder::load(llvm::StringRef Path) {
+  auto It = Loaded.find(Path);
+  if (It != Loaded.end())
+    return It->second;
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "%s: %s",
+                                   Path.str().c_str(),
+                                   Buf.getError().message().c_str());
+  llvm::Expected<Config> C = parseConfig((*Buf)->getBuffer(), Path);
+  if (C)
+    Loaded[Path] = *C;
+  return C;
+}
+
+llvm::Expected<Config> ConfigFinder::forFile(llvm::StringRef File) {
+  if (!Explicit.empty())
+    return load(Explicit);
+  llvm::SmallString<256> Dir(File);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_filename(Dir);
+  std::vector<std::string> Visited;
+  std::string Found;
+  for (llvm::StringRef D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D)) {
+    auto Cached = DirToConfigPath.find(D);
+    if (Cached != DirToConfigPath.end()) {
+      Found = Cached->second;
+      break;
+    }
+    Visited.push_back(D.str());
+    llvm::SmallString<256> Candidate(D);
+    llvm::sys::path::append(Candidate, ".tmemcheck.yaml");
+    if (llvm::sys::fs::exists(Candidate)) {
+      Found = std::string(Candidate);
+      break;
+    }
+  }
+  for (const std::string &D : Visited)
+    DirToConfigPath[D] = Found;
+  if (Found.empty())
+    return Config();
+  return load(Found);
+}
+
+} // namespace tmemcheck
