@@ -268,6 +268,11 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
   Out.push_back("-Wno-unknown-cuda-version");
   // No "N errors generated" trailer: the driver reports errors itself.
   Out.push_back("-fno-caret-diagnostics");
+  // A device-only parse still type-checks host code; kernel launches
+  // (`k<<<g, b>>>()`) need the launch API of a CUDA version Clang knows
+  // (the driver passes it only for host compilation).
+  Out.push_back("-Xclang");
+  Out.push_back("-target-sdk-version=12.8");
   Out.push_back("-resource-dir=" + ResourceDir);
   // nvcc defines these for arch-specific targets; Clang 22 does not
   // (rules §7, EXP-8). CCCL and CUTLASS test them.
@@ -356,7 +361,13 @@ static __device__ __forceinline__ int __float_as_int(float x) {
 }
 struct dim3 {
   unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned x = 1, unsigned y = 1,
+                                     unsigned z = 1)
+      : x(x), y(y), z(z) {}
 };
+typedef struct CUstream_st *cudaStream_t;
+extern "C" __host__ unsigned __cudaPushCallConfiguration(
+    dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, void *stream = 0);
 #define TMEMCHECK_STUB_VEC2(T, Name)                                         \
   struct Name##2 { T x, y; };                                                \
   static __device__ __host__ __forceinline__ Name##2 make_##Name##2(T x, T y) { \

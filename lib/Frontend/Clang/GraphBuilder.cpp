@@ -610,8 +610,16 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   ptx::ParsedAsm Parsed = ptx::parseInlineAsm(Template, Infos);
 
   const auto *Literal = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
+  // Mapping a byte of the string to its column re-lexes the literal up to
+  // it, so a huge asm string gets exact columns for its first instructions
+  // only (the rest point at the asm statement) instead of quadratic time.
+  constexpr unsigned ExactLocationBudget = 4;
+  unsigned LocationsComputed = 0;
   auto LocOfByte = [&](unsigned Offset) {
-    if (Literal && Literal->isOrdinary() && Offset < Literal->getByteLength())
+    if (Literal && Literal->isOrdinary() &&
+        Offset < Literal->getByteLength() &&
+        (Literal->getByteLength() < 65536 ||
+         LocationsComputed++ < ExactLocationBudget))
       return toSourceLoc(SM, Literal->getLocationOfByte(Offset, SM,
                                                         Ctx.getLangOpts(),
                                                         Ctx.getTargetInfo()));
