@@ -323,6 +323,17 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
     // Fields of `this` or of a local object are register copies (an RAII
     // allocator's `tmem_addr`), not the shared-memory slot itself.
     const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    // `regs[i].x`, `pair.first.x`: look through to the variable that holds
+    // the object.
+    while (true) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Base))
+        Base = AS->getBase()->IgnoreParenImpCasts();
+      else if (const auto *Inner = dyn_cast<MemberExpr>(Base);
+               Inner && !Inner->isArrow())
+        Base = Inner->getBase()->IgnoreParenImpCasts();
+      else
+        break;
+    }
     if (isa<CXXThisExpr>(Base))
       return 0;
     if (const auto *BaseRef = dyn_cast<DeclRefExpr>(Base))
