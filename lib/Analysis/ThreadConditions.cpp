@@ -62,11 +62,51 @@ bool intervalAtom(const std::pair<std::string, unsigned> &Cond,
   return false;
 }
 
+/// Role tests of a template pattern compare the warp index with values
+/// that depend on template parameters (`warp_idx == 0` against
+/// `warp_idx >= kNumNonEpilogueThreads / 32`). Kernels write role chains
+/// with exclusive roles; when a bound is not a number, an equality role
+/// test and a different true test on the same index are taken as
+/// exclusive (tmemcheck stays silent rather than guess an overlap).
+bool symbolicRoleClash(const std::pair<std::string, unsigned> &X,
+                       const std::pair<std::string, unsigned> &Y) {
+  auto Split = [](const std::pair<std::string, unsigned> &C, std::string &Lhs,
+                  std::string &Op, std::string &Rhs) {
+    llvm::StringRef T = C.first;
+    for (const char *O : {"==", ">=", "<=", "<", ">"}) {
+      size_t Pos = T.find(O);
+      if (Pos == llvm::StringRef::npos || Pos == 0)
+        continue;
+      if (llvm::StringRef(O).size() == 1 && Pos + 1 < T.size() &&
+          (T[Pos + 1] == '=' || T[Pos + 1] == O[0]))
+        continue;
+      Lhs = T.take_front(Pos).trim("() ").str();
+      Op = O;
+      Rhs = T.drop_front(Pos + llvm::StringRef(O).size()).trim("() ").str();
+      return C.second == 0 && !Lhs.empty() && !Rhs.empty() &&
+             Lhs.find_first_of("&|") == std::string::npos &&
+             Rhs.find_first_of("&|") == std::string::npos;
+    }
+    return false;
+  };
+  std::string LX, OX, RX, LY, OY, RY;
+  if (!Split(X, LX, OX, RX) || !Split(Y, LY, OY, RY) || LX != LY)
+    return false;
+  long long Unused;
+  bool SymbolicX = llvm::StringRef(RX).getAsInteger(0, Unused);
+  bool SymbolicY = llvm::StringRef(RY).getAsInteger(0, Unused);
+  if (!SymbolicX && !SymbolicY)
+    return false; // numbers: intervalAtom decides
+  return (OX == "==" || OY == "==") && (OX != OY || RX != RY);
+}
+
 } // namespace
 
 ThreadConditions::ThreadConditions(const KernelGraph &G,
                                    const ControlDependence &CD)
-    : G(G), CD(CD), Cache(G.Blocks.size()), Done(G.Blocks.size(), 0) {}
+    : G(G), CD(CD), Cache(G.Blocks.size()), Done(G.Blocks.size(), 0),
+      InProgress(G.Blocks.size(), 0), AnyRouteCache(G.Blocks.size()),
+      AnyRouteDone(G.Blocks.size(), 0) {}
 
 const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
   if (Done[B])
@@ -75,7 +115,12 @@ const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
   // Each direct controlling arm is one route into the block (`if (a || b)`
   // has two); only the conditions every route implies hold for it.
   std::optional<Conditions> Common;
+  InProgress[B] = 1;
   for (auto [Branch, Arm] : CD.controllingArms(B)) {
+    // A loop's back edge makes its header depend on its own condition; that
+    // route adds nothing the entry route does not already say.
+    if (Branch == B || InProgress[Branch])
+      continue;
     Conditions Route = of(Branch);
     const Block &Br = G.Blocks[Branch];
     if (Br.BranchUniformity && *Br.BranchUniformity != Uniformity::CtaUniform &&
@@ -90,6 +135,7 @@ const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
                           Route.end(), std::inserter(Both, Both.begin()));
     Common = std::move(Both);
   }
+  InProgress[B] = 0;
   Cache[B] = Common ? std::move(*Common) : Conditions();
   return Cache[B];
 }
@@ -114,8 +160,32 @@ bool ThreadConditions::compatible(const Conditions &CA,
       if (intervalAtom(X, LX, LoX, HiX) && intervalAtom(Y, LY, LoY, HiY) &&
           LX == LY && (HiX < LoY || HiY < LoX))
         return false;
+      if (symbolicRoleClash(X, Y))
+        return false;
     }
   return true;
+}
+
+const ThreadConditions::Conditions &
+ThreadConditions::anyRouteOf(unsigned B) {
+  if (AnyRouteDone[B])
+    return AnyRouteCache[B];
+  AnyRouteDone[B] = 1; // breaks cycles through loop conditions
+  Conditions C;
+  for (auto [Branch, Arm] : CD.controllingArms(B)) {
+    const tmemcheck::Block &Br = G.Blocks[Branch];
+    if (Br.BranchUniformity && *Br.BranchUniformity != Uniformity::CtaUniform &&
+        !Br.BranchKey.empty())
+      C.insert({Br.BranchKey, Arm});
+    const Conditions &Outer = anyRouteOf(Branch);
+    C.insert(Outer.begin(), Outer.end());
+  }
+  AnyRouteCache[B] = std::move(C);
+  return AnyRouteCache[B];
+}
+
+bool ThreadConditions::splitReaches(unsigned Branch, unsigned Block) {
+  return compatible(anyRouteOf(Branch), anyRouteOf(Block));
 }
 
 bool ThreadConditions::subsetOf(unsigned A, unsigned B) {

@@ -39,7 +39,7 @@ public:
           // 2) alloc`: the lanes the election splits never reach the alloc,
           // so that split does not divide the allocating warp.
           if (Cond.BranchUniformity == Uniformity::ThreadVariant &&
-              !Cond.BranchIsLoop && Ctx.threads().compatible(C, B)) {
+              !Cond.BranchIsLoop && Ctx.threads().splitReaches(C, B)) {
             Divergent = &Cond;
             break;
           }

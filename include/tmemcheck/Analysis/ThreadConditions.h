@@ -41,17 +41,30 @@ public:
   /// a branch on the condition text \p Cond.first.
   bool compatibleWith(unsigned A, const std::pair<std::string, unsigned> &Cond);
 
+  /// True unless the conditions of the routes into \p Branch contradict
+  /// those of any route into \p Block: `if (warp == 1 && elect()) … else
+  /// if (warp == 2) X` reaches X through the election's false arm only with
+  /// warp == 1, so the election does not split X's threads. Conditions of
+  /// all routes are combined here (a union), which errs towards "does not
+  /// split": the divergence check must not guess.
+  bool splitReaches(unsigned Branch, unsigned Block);
+
   /// True if every thread that runs \p A also runs \p B (A's conditions
   /// include all of B's).
   bool subsetOf(unsigned A, unsigned B);
 
 private:
   static bool compatible(const Conditions &A, const Conditions &B);
+  /// Conditions of every route into a block, joined (see splitReaches).
+  const Conditions &anyRouteOf(unsigned Block);
 
   const KernelGraph &G;
   const ControlDependence &CD;
   std::vector<Conditions> Cache;
   std::vector<uint8_t> Done;
+  std::vector<uint8_t> InProgress;
+  std::vector<Conditions> AnyRouteCache;
+  std::vector<uint8_t> AnyRouteDone;
 };
 
 } // namespace tmemcheck
