@@ -14,6 +14,7 @@
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Report/MachineReports.h"
+#include "tmemcheck/Report/ResourceReport.h"
 #include "tmemcheck/Report/Suppressions.h"
 #include "tmemcheck/Report/TextPrinter.h"
 
@@ -23,7 +24,9 @@
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Path.h"
@@ -114,6 +117,15 @@ cl::opt<OutputFormat> Format(
                clEnumValN(OutputFormat::Sarif, "sarif",
                           "SARIF 2.1.0 for code scanning")),
     cl::init(OutputFormat::Text), cl::cat(Category));
+enum class ReportKind { None, Text, Json };
+cl::opt<ReportKind> Report(
+    "report", cl::desc("Print the TMEM resource report of every kernel"),
+    cl::ValueOptional,
+    cl::values(clEnumValN(ReportKind::Text, "text", "a table per kernel"),
+               clEnumValN(ReportKind::Text, "", "same as text"),
+               clEnumValN(ReportKind::Json, "json",
+                          "{\"kernels\": [...]} after the findings")),
+    cl::init(ReportKind::None), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
                                   "diagnostics"),
@@ -408,6 +420,7 @@ int main(int argc, const char **argv) {
   TextPrinter Printer(outs(), !NoSnippets);
   Suppressions Nolint;
   std::vector<Finding> AllFindings; // for --format=json/sarif
+  llvm::json::Array AllReports;      // for --report=json
   bool ToolFailed = false;
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
   // Files are analysed in parallel (-j); the results are reported in input
@@ -419,6 +432,7 @@ int main(int argc, const char **argv) {
     bool Survived = true;
     TranslationUnitResult TU;
     std::vector<Finding> Findings;
+    std::vector<KernelReport> Reports;
     double ChecksSeconds = 0;
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
@@ -460,6 +474,8 @@ int main(int argc, const char **argv) {
         AnalysisContext Ctx(G);
         for (auto &C : Checks)
           C->checkKernel(Ctx, Sink);
+        if (Report != ReportKind::None)
+          O.Reports.push_back(buildResourceReport(Ctx));
       }
       O.ChecksSeconds = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - ChecksStart)
@@ -529,6 +545,12 @@ int main(int argc, const char **argv) {
       else
         AllFindings.push_back(std::move(F));
     }
+    for (KernelReport &KR : O.Reports) {
+      if (Report == ReportKind::Text)
+        printResourceReport(outs(), KR);
+      else
+        AllReports.push_back(resourceReportToJson(KR));
+    }
     if (!Quiet && Format == OutputFormat::Text) {
       for (const KernelGraph &G : TU.Kernels)
         for (const AnalysisRemark &R : G.Remarks)
@@ -542,6 +564,11 @@ int main(int argc, const char **argv) {
   else if (Format == OutputFormat::Sarif)
     writeSarifReport(outs(), AllFindings, CheckRegistry::all(),
                      TMEMCHECK_VERSION);
+  if (Report == ReportKind::Json)
+    outs() << llvm::formatv(
+                  "{0:2}", llvm::json::Value(llvm::json::Object{
+                               {"kernels", std::move(AllReports)}}))
+           << '\n';
   outs().flush();
   if (!Quiet)
     errs() << fmt::format("tmemcheck: {} file(s), {} kernel(s): {} error(s), "

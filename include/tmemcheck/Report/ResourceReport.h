@@ -1,0 +1,60 @@
+//===- ResourceReport.h - Per-kernel TMEM resource report -------*- C++ -*-===//
+//
+// Part of tmemcheck. What a kernel plans in TMEM, as the planning procedure
+// ends: each allocation with the columns it gets and the columns its
+// accesses reach (the rest is alignment waste), the column ranges each role
+// uses (accumulator, scale factors, copies, loads, stores), the peak of
+// columns allocated at once, and the epilogue's readback cost.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_REPORT_RESOURCEREPORT_H
+#define TMEMCHECK_REPORT_RESOURCEREPORT_H
+
+#include "tmemcheck/Analysis/AnalysisContext.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tmemcheck {
+
+/// A contiguous column range [Begin, End) a role touches in a region.
+struct RoleRange {
+  std::string Role; ///< "accumulator", "scale-factor", "copy", "load", "store"
+  int64_t Begin = 0;
+  int64_t End = 0;
+  SourceLoc Site; ///< first access with this range
+};
+
+/// One region of the report.
+struct RegionReport {
+  std::string Name;
+  SourceLoc AllocSite;
+  std::optional<int64_t> Allocated; ///< columns the alloc requests
+  std::optional<int64_t> Used;      ///< highest column end reached + 0
+  std::vector<RoleRange> Ranges;
+  unsigned UnknownRangeAccesses = 0; ///< accesses whose columns are unknown
+};
+
+/// The report of one kernel.
+struct KernelReport {
+  std::string Kernel;
+  SourceLoc Loc;
+  std::vector<RegionReport> Regions;
+  std::optional<int64_t> PeakColumns; ///< most columns allocated at once
+  unsigned Loads = 0;                 ///< tcgen05.ld instructions
+  std::optional<int64_t> ColumnsReadPerThread; ///< sum of ld widths
+};
+
+KernelReport buildResourceReport(AnalysisContext &Ctx);
+
+void printResourceReport(llvm::raw_ostream &OS, const KernelReport &R);
+llvm::json::Value resourceReportToJson(const KernelReport &R);
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_REPORT_RESOURCEREPORT_H
