@@ -184,6 +184,33 @@ ThreadConditions::anyRouteOf(unsigned B) {
   return AnyRouteCache[B];
 }
 
+std::optional<std::pair<int64_t, int64_t>>
+ThreadConditions::warpRange(unsigned Block) {
+  // Every warp test on any route into the block, taken together (an `||`
+  // of two tests can only narrow the result to nothing, never to a wrong
+  // single warp).
+  std::optional<std::pair<int64_t, int64_t>> R;
+  std::vector<unsigned> Work{Block};
+  std::set<unsigned> Seen;
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(B).second)
+      continue;
+    for (auto [Branch, Arm] : CD.controllingArms(B)) {
+      if (Arm < 2)
+        if (const auto &W = G.Blocks[Branch].WarpsOnArm[Arm]) {
+          if (!R)
+            R = *W;
+          else
+            R = {std::max(R->first, W->first), std::min(R->second, W->second)};
+        }
+      Work.push_back(Branch);
+    }
+  }
+  return R;
+}
+
 bool ThreadConditions::splitReaches(unsigned Branch, unsigned Block) {
   return compatible(anyRouteOf(Branch), anyRouteOf(Block));
 }

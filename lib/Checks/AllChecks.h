@@ -20,6 +20,7 @@ std::unique_ptr<Check> createCtaGroupMismatchCheck();
 std::unique_ptr<Check> createLdUseBeforeWaitCheck();
 std::unique_ptr<Check> createMissingFenceCheck();
 std::unique_ptr<Check> createOutOfBoundsCheck();
+std::unique_ptr<Check> createLaneQuarterCheck();
 std::unique_ptr<Check> createMissingWaitLdCheck();
 std::unique_ptr<Check> createMissingWaitStCheck();
 std::unique_ptr<Check> createAccumulatorReadBeforeCommitCheck();

@@ -65,6 +65,9 @@ const std::vector<CheckInfo> &CheckRegistry::all() {
       {"tmem-out-of-bounds", Severity::Error, /*Strict=*/false,
        "an access footprint leaves its allocation or column 511",
        createOutOfBoundsCheck},
+      {"tmem-lane-quarter", Severity::Error, /*Strict=*/false,
+       "tcgen05.ld/st lanes outside the issuing warp's quarter (warp % 4)",
+       createLaneQuarterCheck},
       {"tmem-missing-fence", Severity::Warning, /*Strict=*/true,
        "thread sync without tcgen05.fence::before/after_thread_sync around "
        "tcgen05 hand-offs",

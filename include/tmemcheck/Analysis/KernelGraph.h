@@ -102,6 +102,9 @@ struct Block {
   /// The branch is the condition of a loop (for/while/do): lanes leaving a
   /// loop at different iterations reconverge after it.
   bool BranchIsLoop = false;
+  /// For a comparison of the warp index with a constant: the warp indices
+  /// that take each successor (as [lo, hi]), when that is an interval.
+  std::optional<std::pair<int64_t, int64_t>> WarpsOnArm[2];
 };
 
 /// A remark about the analysis itself (budget hit, template pattern,

@@ -15,6 +15,7 @@
 #include "tmemcheck/Analysis/ControlDependence.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -48,6 +49,11 @@ public:
   /// all routes are combined here (a union), which errs towards "does not
   /// split": the divergence check must not guess.
   bool splitReaches(unsigned Branch, unsigned Block);
+
+  /// The warp indices that can run \p Block, from comparisons of the warp
+  /// index (`threadIdx.x / 32`) with constants on the way to it; nullopt
+  /// when nothing bounds them.
+  std::optional<std::pair<int64_t, int64_t>> warpRange(unsigned Block);
 
   /// True if every thread that runs \p A also runs \p B (A's conditions
   /// include all of B's).

@@ -43,6 +43,11 @@ struct AbstractValue {
   uint64_t VariableId = 0;
   std::string VariableName;
 
+  /// The value is the warp index in a 1-D block: `threadIdx.x / 32` or
+  /// `threadIdx.x >> 5` (the quarter of TMEM lanes a warp may access is
+  /// this value modulo 4, rules M6).
+  bool IsWarpIndex = false;
+
   AddressKind Address = AddressKind::None;
   /// Identity of the shared-memory slot (a __shared__ variable, array
   /// element or struct field) for SlotAddress and TmemAddress; 0 if none.

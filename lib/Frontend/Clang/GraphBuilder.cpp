@@ -289,6 +289,7 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
       if (const auto *CondExpr = dyn_cast<Expr>(Cond)) {
         Block &Blk = G->Blocks[Cur];
         Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
+        recordWarpArms(CondExpr, Blk, F);
         const Stmt *Term = B->getTerminatorStmt();
         Blk.BranchIsLoop =
             Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
@@ -502,6 +503,50 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
   // Anything else may allocate or free for all we know.
   addOpaqueCall(Cur, CE->getBeginLoc(), F);
   return Cur;
+}
+
+void GraphBuilder::recordWarpArms(const Expr *Cond, Block &Blk,
+                                  const Frame &F) {
+  const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  if (!BO || !BO->isComparisonOp())
+    return;
+  AbstractValue L = Eval.evaluate(BO->getLHS(), F);
+  AbstractValue R = Eval.evaluate(BO->getRHS(), F);
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (R.IsWarpIndex && L.Constant) {
+    std::swap(L, R);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (!L.IsWarpIndex || !R.Constant)
+    return;
+  const int64_t C = *R.Constant, Max = INT32_MAX;
+  using Range = std::pair<int64_t, int64_t>;
+  switch (Op) {
+  case BO_EQ:
+    Blk.WarpsOnArm[0] = Range{C, C};
+    break;
+  case BO_NE:
+    Blk.WarpsOnArm[1] = Range{C, C};
+    break;
+  case BO_LT:
+    Blk.WarpsOnArm[0] = Range{0, C - 1};
+    Blk.WarpsOnArm[1] = Range{C, Max};
+    break;
+  case BO_LE:
+    Blk.WarpsOnArm[0] = Range{0, C};
+    Blk.WarpsOnArm[1] = Range{C + 1, Max};
+    break;
+  case BO_GT:
+    Blk.WarpsOnArm[0] = Range{C + 1, Max};
+    Blk.WarpsOnArm[1] = Range{0, C};
+    break;
+  case BO_GE:
+    Blk.WarpsOnArm[0] = Range{C, Max};
+    Blk.WarpsOnArm[1] = Range{0, C - 1};
+    break;
+  default:
+    break;
+  }
 }
 
 void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,

@@ -78,6 +78,8 @@ private:
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
   void addEvent(unsigned Block, Event E);
   void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
+  /// Records which warp indices take each arm of `warp_idx < 4`-style tests.
+  void recordWarpArms(const clang::Expr *Cond, Block &Blk, const Frame &F);
   /// A call of a wrapper known by name (CUTLASS under Clang, rules §7.2).
   void addModeledCall(const ApiModel &M, const clang::CallExpr *CE,
                       unsigned Cur, const Frame &F);

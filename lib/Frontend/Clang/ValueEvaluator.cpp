@@ -511,10 +511,16 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     // `threadIdx.x / 32` and `threadIdx.x >> 5` are warp indices.
     if (L.Uniform == Uniformity::ThreadVariant &&
         R.Uniform == Uniformity::CtaUniform) {
-      if (BO->getOpcode() == BO_Div && isWarpDivisor(R))
+      bool RawTid = builtinVariableUniformity(strip(BO->getLHS())) ==
+                    Uniformity::ThreadVariant;
+      if (BO->getOpcode() == BO_Div && isWarpDivisor(R)) {
         V.Uniform = Uniformity::WarpUniform;
-      if (BO->getOpcode() == BO_Shr && R.Constant && *R.Constant >= 5)
+        V.IsWarpIndex = RawTid && *R.Constant == 32;
+      }
+      if (BO->getOpcode() == BO_Shr && R.Constant && *R.Constant >= 5) {
         V.Uniform = Uniformity::WarpUniform;
+        V.IsWarpIndex = RawTid && *R.Constant == 5;
+      }
     }
     // `threadIdx.x < 64` selects whole warps of a 1-D block.
     if (BO->isRelationalOp()) {
