@@ -21,6 +21,7 @@ std::unique_ptr<Check> createLdUseBeforeWaitCheck();
 std::unique_ptr<Check> createMissingFenceCheck();
 std::unique_ptr<Check> createOutOfBoundsCheck();
 std::unique_ptr<Check> createLaneQuarterCheck();
+std::unique_ptr<Check> createLayoutOverlapCheck();
 std::unique_ptr<Check> createMissingWaitLdCheck();
 std::unique_ptr<Check> createMissingWaitStCheck();
 std::unique_ptr<Check> createAccumulatorReadBeforeCommitCheck();

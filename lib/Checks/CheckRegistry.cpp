@@ -68,6 +68,9 @@ const std::vector<CheckInfo> &CheckRegistry::all() {
       {"tmem-lane-quarter", Severity::Error, /*Strict=*/false,
        "tcgen05.ld/st lanes outside the issuing warp's quarter (warp % 4)",
        createLaneQuarterCheck},
+      {"tmem-layout-overlap", Severity::Error, /*Strict=*/false,
+       "scale-factor columns of a block-scaled mma overlap an accumulator",
+       createLayoutOverlapCheck},
       {"tmem-missing-fence", Severity::Warning, /*Strict=*/true,
        "thread sync without tcgen05.fence::before/after_thread_sync around "
        "tcgen05 hand-offs",
