@@ -177,17 +177,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   const unsigned N = G.Blocks.size();
   if (N == 0)
     return;
-  std::vector<const Event *> ById;
-  std::vector<unsigned> BlockOf;
-  for (unsigned B = 0; B < N; ++B)
-    for (const Event &E : G.Blocks[B].Events) {
-      if (ById.size() <= E.Id) {
-        ById.resize(E.Id + 1, nullptr);
-        BlockOf.resize(E.Id + 1, 0);
-      }
-      ById[E.Id] = &E;
-      BlockOf[E.Id] = B;
-    }
+  EventIndex Index(G);
+  const std::vector<const Event *> &ById = Index.ById;
+  const std::vector<unsigned> &BlockOf = Index.BlockOf;
   // A path through `warp == 1` and then `warp == 2` is no thread's path:
   // facts that pair two events need both to be able to run in one thread.
   auto SameThreadPossible = [&](const Event &A, const Event &B) {
@@ -217,23 +209,24 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   std::set<unsigned> SeenAcc;
 
   auto Transfer = [&](const Event &E, ThreadState &S) {
-    auto Hazard =
-        [&](const std::set<unsigned> &Pending, std::vector<CompletionHazard> &Out,
-            std::set<std::pair<unsigned, unsigned>> &Seen,
-            CompletionHazard::Kind K, const std::optional<TmemRange> &Range) {
-          if (!Report)
-            return;
-          for (unsigned Id : Pending) {
-            const Event *Op = ById[Id];
-            std::optional<TmemRange> OpRange = accessRange(*Op);
-            if (Range && (!OpRange || !mayOverlap(*OpRange, *Range)))
-              continue;
-            if (!SameThreadPossible(*Op, E))
-              continue;
-            if (Seen.insert({Id, E.Id}).second)
-              Out.push_back({Op, &E, K});
-          }
-        };
+    auto Hazard = [&](const std::set<unsigned> &Pending,
+                      std::vector<CompletionHazard> &Out,
+                      std::set<std::pair<unsigned, unsigned>> &Seen,
+                      CompletionHazard::Kind K,
+                      const std::optional<TmemRange> &Range) {
+      if (!Report)
+        return;
+      for (unsigned Id : Pending) {
+        const Event *Op = ById[Id];
+        std::optional<TmemRange> OpRange = accessRange(*Op);
+        if (Range && (!OpRange || !mayOverlap(*OpRange, *Range)))
+          continue;
+        if (!SameThreadPossible(*Op, E))
+          continue;
+        if (Seen.insert({Id, E.Id}).second)
+          Out.push_back({Op, &E, K});
+      }
+    };
 
     if (releases(E)) {
       Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Released,
@@ -372,7 +365,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           auto Prune = [&](std::set<unsigned> &Ops) {
             for (auto It = Ops.begin(); It != Ops.end();)
               It = Threads.compatibleWith(BlockOf[*It], Taken) ? std::next(It)
-                                                                : Ops.erase(It);
+                                                               : Ops.erase(It);
           };
           Prune(Edge.Loads);
           Prune(Edge.Stores);

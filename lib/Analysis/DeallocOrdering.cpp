@@ -42,37 +42,6 @@ void unionInto(std::map<uint64_t, std::set<unsigned>> &R,
     R[Slot].insert(Ids.begin(), Ids.end());
 }
 
-bool orders(const Event &E, bool &Cluster) {
-  Cluster = false;
-  if (E.K != Event::Kind::Sync || !E.Sync)
-    return false;
-  switch (E.Sync->Kind) {
-  case SyncOpKind::BarrierSync:
-  case SyncOpKind::MbarrierWait:
-    return true;
-  case SyncOpKind::ClusterBarrier:
-    Cluster = !E.Sync->IsArrive;
-    return Cluster;
-  default:
-    return false;
-  }
-}
-
-bool isAccess(const Event &E) {
-  if (E.K != Event::Kind::Tmem || !E.Op)
-    return false;
-  switch (E.Op->Kind) {
-  case TmemOpKind::Load:
-  case TmemOpKind::Store:
-  case TmemOpKind::Mma:
-  case TmemOpKind::Copy:
-  case TmemOpKind::Shift:
-    return true;
-  default:
-    return false;
-  }
-}
-
 } // namespace
 
 DeallocOrdering::DeallocOrdering(const KernelGraph &G,
@@ -80,17 +49,9 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
   const unsigned N = G.Blocks.size();
   if (N == 0)
     return;
-  std::vector<unsigned> BlockOf;
-  std::vector<const Event *> ById;
-  for (unsigned B = 0; B < N; ++B)
-    for (const Event &E : G.Blocks[B].Events) {
-      if (ById.size() <= E.Id) {
-        ById.resize(E.Id + 1, nullptr);
-        BlockOf.resize(E.Id + 1, 0);
-      }
-      ById[E.Id] = &E;
-      BlockOf[E.Id] = B;
-    }
+  EventIndex Index(G);
+  const std::vector<const Event *> &ById = Index.ById;
+  const std::vector<unsigned> &BlockOf = Index.BlockOf;
 
   auto Transfer = [&](const Event &E, Unordered &S) {
     if (isPartialBarrier(E)) {
@@ -99,15 +60,14 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
           S.PartialAfter[Id].insert(E.Id);
       return;
     }
-    bool Cluster = false;
-    if (orders(E, Cluster)) {
+    if (E.acquires()) {
       S.Cta.clear();
       S.PartialAfter.clear();
-      if (Cluster)
+      if (E.Sync->Kind == SyncOpKind::ClusterBarrier)
         S.Cluster.clear();
       return;
     }
-    if (isAccess(E))
+    if (E.isAsyncTmemAccess())
       if (auto R = accessRange(E)) {
         S.Cta[R->Slot].insert(E.Id);
         S.Cluster[R->Slot].insert(E.Id);

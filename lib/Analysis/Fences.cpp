@@ -24,28 +24,6 @@ struct FenceState {
   }
 };
 
-bool isAsyncTcgen05(const Event &E) {
-  if (E.K != Event::Kind::Tmem || !E.Op)
-    return false;
-  switch (E.Op->Kind) {
-  case TmemOpKind::Load:
-  case TmemOpKind::Store:
-  case TmemOpKind::Mma:
-  case TmemOpKind::Copy:
-  case TmemOpKind::Shift:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// Synchronisation after which this thread may act on other threads' work.
-bool acquires(const SyncOp &S) {
-  return S.Kind == SyncOpKind::BarrierSync ||
-         S.Kind == SyncOpKind::MbarrierWait ||
-         (S.Kind == SyncOpKind::ClusterBarrier && !S.IsArrive);
-}
-
 /// Synchronisation that lets other threads act on this thread's work.
 bool handsOff(const SyncOp &S) {
   return S.Kind == SyncOpKind::BarrierSync ||
@@ -57,18 +35,10 @@ bool handsOff(const SyncOp &S) {
 } // namespace
 
 std::vector<MissingFence> findMissingFences(const KernelGraph &G,
-                                             ThreadConditions &Threads) {
-  std::vector<const Event *> ById;
-  std::vector<unsigned> BlockOf;
-  for (unsigned B = 0; B < G.Blocks.size(); ++B)
-    for (const Event &E : G.Blocks[B].Events) {
-      if (ById.size() <= E.Id) {
-        ById.resize(E.Id + 1, nullptr);
-        BlockOf.resize(E.Id + 1, 0);
-      }
-      ById[E.Id] = &E;
-      BlockOf[E.Id] = B;
-    }
+                                            ThreadConditions &Threads) {
+  EventIndex Index(G);
+  const std::vector<const Event *> &ById = Index.ById;
+  const std::vector<unsigned> &BlockOf = Index.BlockOf;
   // A wait in `if (warp == 2)` and an ld in `if (warp >= 4)` are no single
   // thread's sequence.
   auto SameThread = [&](unsigned A, unsigned B) {
@@ -90,7 +60,7 @@ std::vector<MissingFence> findMissingFences(const KernelGraph &G,
             }
         S.UnfencedOps.clear();
       }
-      if (acquires(*E.Sync))
+      if (E.acquires())
         S.SyncsAwaitingAfter = {E.Id};
       return;
     }
@@ -107,7 +77,7 @@ std::vector<MissingFence> findMissingFences(const KernelGraph &G,
     default:
       break;
     }
-    if (!isAsyncTcgen05(E))
+    if (!E.isAsyncTmemAccess())
       return;
     if (Report && !ReportedOp.count(E.Id))
       for (unsigned Sync : S.SyncsAwaitingAfter)

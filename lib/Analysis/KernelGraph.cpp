@@ -39,6 +39,47 @@ SourceLoc locationSeenFrom(const Event &E, const Event &Viewer) {
   return E.userLoc();
 }
 
+bool Event::isAsyncTmemAccess() const {
+  if (K != Kind::Tmem || !Op)
+    return false;
+  switch (Op->Kind) {
+  case TmemOpKind::Load:
+  case TmemOpKind::Store:
+  case TmemOpKind::Mma:
+  case TmemOpKind::Copy:
+  case TmemOpKind::Shift:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool Event::acquires() const {
+  if (K != Kind::Sync || !Sync)
+    return false;
+  switch (Sync->Kind) {
+  case SyncOpKind::BarrierSync:
+  case SyncOpKind::MbarrierWait:
+    return true;
+  case SyncOpKind::ClusterBarrier:
+    return !Sync->IsArrive;
+  default:
+    return false;
+  }
+}
+
+EventIndex::EventIndex(const KernelGraph &G) {
+  for (unsigned B = 0; B < G.Blocks.size(); ++B)
+    for (const Event &E : G.Blocks[B].Events) {
+      if (ById.size() <= E.Id) {
+        ById.resize(E.Id + 1, nullptr);
+        BlockOf.resize(E.Id + 1, 0);
+      }
+      ById[E.Id] = &E;
+      BlockOf[E.Id] = B;
+    }
+}
+
 unsigned KernelGraph::addBlock() {
   Blocks.emplace_back();
   return Blocks.size() - 1;

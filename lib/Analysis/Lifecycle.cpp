@@ -25,22 +25,6 @@ bool isTmem(const Event &E, TmemOpKind K) {
   return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
 }
 
-/// Synchronisation after which every thread of the CTA (or of the warps
-/// taking part) sees the alloc's store to its slot (rule A3).
-bool publishes(const Event &E) {
-  if (E.K != Event::Kind::Sync || !E.Sync)
-    return false;
-  switch (E.Sync->Kind) {
-  case SyncOpKind::BarrierSync:
-  case SyncOpKind::MbarrierWait:
-    return true;
-  case SyncOpKind::ClusterBarrier:
-    return !E.Sync->IsArrive;
-  default:
-    return false;
-  }
-}
-
 /// Union of two CTA states: CTA-uniform alternatives.
 void unionInto(CtaState &R, const CtaState &P) {
   for (const auto &[Slot, Phases] : P.Regions)
@@ -207,7 +191,8 @@ const CtaState &LifecycleAnalysis::stateBefore(const Event &E) const {
 }
 
 void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
-  if (publishes(E)) {
+  // After a barrier every thread sees the alloc's store (rule A3).
+  if (E.acquires()) {
     for (auto &[Slot, Phases] : S.Regions)
       if (Phases & PhaseAllocatedUnpublished)
         Phases = (Phases & ~PhaseAllocatedUnpublished) | PhaseAllocated;

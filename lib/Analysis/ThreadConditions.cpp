@@ -149,8 +149,7 @@ bool ThreadConditions::compatibleWith(
   return compatible(of(A), Conditions{Cond});
 }
 
-bool ThreadConditions::compatible(const Conditions &CA,
-                                  const Conditions &CB) {
+bool ThreadConditions::compatible(const Conditions &CA, const Conditions &CB) {
   for (const auto &X : CA)
     for (const auto &Y : CB) {
       if (X.first == Y.first && X.second != Y.second)
@@ -166,8 +165,7 @@ bool ThreadConditions::compatible(const Conditions &CA,
   return true;
 }
 
-const ThreadConditions::Conditions &
-ThreadConditions::anyRouteOf(unsigned B) {
+const ThreadConditions::Conditions &ThreadConditions::anyRouteOf(unsigned B) {
   if (AnyRouteDone[B])
     return AnyRouteCache[B];
   AnyRouteDone[B] = 1; // breaks cycles through loop conditions

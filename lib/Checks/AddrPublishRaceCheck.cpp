@@ -25,6 +25,7 @@ public:
     const KernelGraph &G = Ctx.graph();
     const LifecycleAnalysis &L = Ctx.lifecycle();
     const ControlDependence &CD = Ctx.control();
+    const EventIndex Index(G);
     for (unsigned B = 0; B < G.Blocks.size(); ++B) {
       for (const Event &E : G.Blocks[B].Events) {
         if (E.K != Event::Kind::SlotRead)
@@ -36,7 +37,7 @@ public:
         // The allocating warp reads its own store: only reads outside the
         // conditions that select that warp race.
         const Event *Alloc = R->Allocs.front();
-        unsigned AllocBlock = blockOf(G, *Alloc);
+        unsigned AllocBlock = Index.BlockOf[Alloc->Id];
         // An alloc every thread runs is another check's concern; a read
         // under the allocating warp's conditions (even in a second
         // `if (warp_idx == 0)`) reads that warp's own store.
@@ -56,15 +57,6 @@ public:
         Out.report(std::move(F));
       }
     }
-  }
-
-private:
-  static unsigned blockOf(const KernelGraph &G, const Event &E) {
-    for (unsigned B = 0; B < G.Blocks.size(); ++B)
-      for (const Event &X : G.Blocks[B].Events)
-        if (&X == &E)
-          return B;
-    return 0;
   }
 };
 

@@ -75,6 +75,12 @@ struct Event {
   SourceLoc userLoc() const;
   /// True when userLoc() differs from Loc (the instruction is in a wrapper).
   bool isInWrapper() const;
+  /// An asynchronous access to TMEM columns: ld, st, mma, cp or shift.
+  bool isAsyncTmemAccess() const;
+  /// Thread synchronisation after which this thread is ordered after what
+  /// others did before it: a barrier, an mbarrier wait, a cluster-barrier
+  /// wait.
+  bool acquires() const;
   /// The statement of the kernel body that leads to the event: the
   /// outermost call site, or Loc when the event is in the kernel itself.
   /// Findings about values that callers pass in are reported here.
@@ -87,6 +93,14 @@ struct Event {
 /// Notes use it so that "the load is here" points at a line of the code the
 /// reader is looking at.
 SourceLoc locationSeenFrom(const Event &E, const Event &Viewer);
+
+/// Events by id and the block each is in: analyses that relate two events
+/// (an ld and the arrive that releases it) look both up.
+struct EventIndex {
+  explicit EventIndex(const struct KernelGraph &G);
+  std::vector<const Event *> ById;
+  std::vector<unsigned> BlockOf;
+};
 
 /// A basic block of the kernel event graph.
 struct Block {
