@@ -7,6 +7,7 @@
 #include "tmemcheck/Report/ResourceReport.h"
 
 #include "tmemcheck/Analysis/Completion.h"
+#include "tmemcheck/Analysis/Layout.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
 
 #include <fmt/format.h>
@@ -19,25 +20,6 @@ using namespace llvm;
 namespace tmemcheck {
 
 namespace {
-
-const char *roleOf(const Event &E, bool IsScaleFactorOperand) {
-  if (IsScaleFactorOperand)
-    return "scale-factor";
-  switch (E.Op->Kind) {
-  case TmemOpKind::Mma:
-    return "accumulator";
-  case TmemOpKind::Copy:
-    return "copy";
-  case TmemOpKind::Load:
-    return "load";
-  case TmemOpKind::Store:
-    return "store";
-  case TmemOpKind::Shift:
-    return "shift";
-  default:
-    return "other";
-  }
-}
 
 json::Object locJson(const SourceLoc &L) {
   return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
@@ -63,57 +45,39 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
   int64_t ColumnsRead = 0;
   bool ColumnsKnown = true;
   G.forEachEvent([&](const Event &E) {
-    if (E.K != Event::Kind::Tmem || !E.Op)
+    if (E.K != Event::Kind::Tmem || !E.Op || E.Op->Kind != TmemOpKind::Load)
       return;
-    if (E.Op->Kind == TmemOpKind::Load) {
-      ++R.Loads;
-      auto Range = accessRange(E);
-      if (Range && Range->Width)
-        ColumnsRead += *Range->Width;
-      else
-        ColumnsKnown = false;
-    }
-    // The D / taddr range, then (for mma) the scale-factor operands.
-    std::vector<std::pair<std::optional<TmemRange>, bool>> Ranges;
-    if (E.Op->Kind != TmemOpKind::Dealloc)
-      Ranges.push_back({accessRange(E), false});
-    if (E.Op->Kind == TmemOpKind::Mma)
-      for (int I : {E.Op->SfaOperand, E.Op->SfbOperand})
-        if (I >= 0 && static_cast<size_t>(I) < E.Operands.size()) {
-          const AbstractValue &V = E.Operands[I].Value;
-          if (V.isTmemAddress()) {
-            TmemRange T;
-            T.Slot = V.Slot;
-            T.Column = V.ColumnOffset;
-            Ranges.push_back({T, true});
-          }
-        }
-    for (auto &[Range, IsSf] : Ranges) {
-      if (!Range)
-        continue;
-      auto It = Index.find(Range->Slot);
-      if (It == Index.end())
-        continue;
-      RegionReport &RR = R.Regions[It->second];
-      if (!Range->Column || !Range->Width) {
-        ++RR.UnknownRangeAccesses;
-        continue;
-      }
-      int64_t Begin = *Range->Column, End = Begin + *Range->Width;
-      RR.Used = std::max(RR.Used.value_or(0), End);
-      std::string Role = roleOf(E, IsSf);
-      bool Merged = false;
-      for (RoleRange &X : RR.Ranges)
-        if (X.Role == Role && Begin < X.End && X.Begin < End) {
-          X.Begin = std::min(X.Begin, Begin);
-          X.End = std::max(X.End, End);
-          Merged = true;
-          break;
-        }
-      if (!Merged)
-        RR.Ranges.push_back({Role, Begin, End, E.kernelLoc()});
-    }
+    ++R.Loads;
+    auto Range = accessRange(E);
+    if (Range && Range->Width)
+      ColumnsRead += *Range->Width;
+    else
+      ColumnsKnown = false;
   });
+  TmemLayout Layout(G);
+  for (const RoleUse &U : Layout.uses()) {
+    auto It = Index.find(U.Range.Slot);
+    if (It == Index.end())
+      continue;
+    RegionReport &RR = R.Regions[It->second];
+    int64_t Begin = *U.Range.Column, End = Begin + *U.Range.Width;
+    RR.Used = std::max(RR.Used.value_or(0), End);
+    std::string Role = roleName(U.Role).str();
+    bool Merged = false;
+    for (RoleRange &X : RR.Ranges)
+      if (X.Role == Role && X.Stage == U.Stage && Begin < X.End &&
+          X.Begin < End) {
+        X.Begin = std::min(X.Begin, Begin);
+        X.End = std::max(X.End, End);
+        Merged = true;
+        break;
+      }
+    if (!Merged)
+      RR.Ranges.push_back({Role, Begin, End, U.Site->kernelLoc(), U.Stage,
+                           U.StageCount});
+  }
+  for (auto &[Slot, I] : Index)
+    R.Regions[I].UnknownRangeAccesses = Layout.unknownAccesses(Slot);
   if (R.Loads)
     R.ColumnsReadPerThread =
         ColumnsKnown ? std::optional<int64_t>(ColumnsRead) : std::nullopt;
@@ -137,8 +101,8 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
   for (RegionReport &RR : R.Regions)
     std::sort(RR.Ranges.begin(), RR.Ranges.end(),
               [](const RoleRange &A, const RoleRange &B) {
-                return std::tie(A.Begin, A.End, A.Role) <
-                       std::tie(B.Begin, B.End, B.Role);
+                return std::tie(A.Begin, A.End, A.Role, A.Stage) <
+                       std::tie(B.Begin, B.End, B.Role, B.Stage);
               });
   return R;
 }
@@ -160,9 +124,12 @@ void printResourceReport(raw_ostream &OS, const KernelReport &R) {
                       RR.Name, RR.AllocSite.Line, RR.AllocSite.Column,
                       Opt(RR.Allocated), Opt(RR.Used), Waste);
     for (const RoleRange &X : RR.Ranges)
-      OS << fmt::format("    {:<13} columns {:>3}..{:<3} (first at {}:{})\n",
-                        X.Role, X.Begin, X.End - 1, X.Site.Line,
-                        X.Site.Column);
+      OS << fmt::format("    {:<14} columns {:>3}..{:<3}{} (first at {}:{})\n",
+                        X.Role, X.Begin, X.End - 1,
+                        X.Stage ? fmt::format(" stage {} of {}", *X.Stage,
+                                              X.StageCount)
+                                : std::string(),
+                        X.Site.Line, X.Site.Column);
     if (RR.UnknownRangeAccesses)
       OS << fmt::format("    {} access(es) at columns not known statically\n",
                         RR.UnknownRangeAccesses);
@@ -179,10 +146,17 @@ json::Value resourceReportToJson(const KernelReport &R) {
   for (const RegionReport &RR : R.Regions) {
     json::Array Ranges;
     for (const RoleRange &X : RR.Ranges)
-      Ranges.push_back(json::Object{{"role", X.Role},
-                                    {"begin", X.Begin},
-                                    {"end", X.End},
-                                    {"site", locJson(X.Site)}});
+    {
+      json::Object O{{"role", X.Role},
+                     {"begin", X.Begin},
+                     {"end", X.End},
+                     {"site", locJson(X.Site)}};
+      if (X.Stage) {
+        O["stage"] = *X.Stage;
+        O["stages"] = X.StageCount;
+      }
+      Ranges.push_back(std::move(O));
+    }
     json::Object O{{"name", RR.Name},
                    {"alloc_site", locJson(RR.AllocSite)},
                    {"ranges", std::move(Ranges)},

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tmemcheck {
 
@@ -60,6 +61,14 @@ struct AbstractValue {
   /// lane (bits 31..16) and column (bits 15..0) fields, when known.
   std::optional<int64_t> LaneOffset;
   std::optional<int64_t> ColumnOffset;
+
+  /// When Constant is unknown: the value is one of these few constants
+  /// (`tile % 2`, `stage & 1`, `c ? 0 : 128`), sorted and unique; empty
+  /// when not known to be one of a small set.
+  std::vector<int64_t> Choices;
+  /// TmemAddress whose ColumnOffset is unknown: the column offset is one of
+  /// these (accumulator stages, `base + (tile % 2) * 128`); sorted.
+  std::vector<int64_t> ColumnChoices;
 
   bool isConstant() const { return Constant.has_value(); }
   bool isTmemAddress() const { return Address == AddressKind::TmemAddress; }

@@ -24,10 +24,12 @@ namespace tmemcheck {
 
 /// A contiguous column range [Begin, End) a role touches in a region.
 struct RoleRange {
-  std::string Role; ///< "accumulator", "scale-factor", "copy", "load", "store"
+  std::string Role; ///< roleName(TmemRole): "accumulator", "scale-factor-a"...
   int64_t Begin = 0;
   int64_t End = 0;
   SourceLoc Site; ///< first access with this range
+  std::optional<unsigned> Stage; ///< accumulator stage, when one of several
+  unsigned StageCount = 1;
 };
 
 /// One region of the report.

@@ -11,7 +11,9 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace clang;
@@ -238,6 +240,125 @@ private:
   llvm::DenseSet<const VarDecl *> &Out;
   llvm::DenseMap<const VarDecl *, const Expr *> &Steps;
 };
+
+/// Most values a value set (AbstractValue::Choices) holds before it is
+/// given up as unknown.
+constexpr size_t MaxChoices = 16;
+
+/// Folds `A op B`, or std::nullopt where C++ leaves it undefined or the
+/// result does not fit (division by zero, shifts out of range, overflow).
+std::optional<int64_t> foldBinary(BinaryOperatorKind Op, int64_t A,
+                                  int64_t B) {
+  int64_t R = 0;
+  switch (Op) {
+  case BO_Add:
+    return __builtin_add_overflow(A, B, &R) ? std::nullopt
+                                            : std::optional<int64_t>(R);
+  case BO_Sub:
+    return __builtin_sub_overflow(A, B, &R) ? std::nullopt
+                                            : std::optional<int64_t>(R);
+  case BO_Mul:
+    return __builtin_mul_overflow(A, B, &R) ? std::nullopt
+                                            : std::optional<int64_t>(R);
+  case BO_Div:
+  case BO_Rem:
+    if (B == 0 || (A == INT64_MIN && B == -1))
+      return std::nullopt;
+    return Op == BO_Div ? A / B : A % B;
+  case BO_Shl:
+    if (B < 0 || B >= 63 || A < 0 || A > (INT64_MAX >> B))
+      return std::nullopt;
+    return A << B;
+  case BO_Shr:
+    if (B < 0 || B >= 63)
+      return std::nullopt;
+    return A >> B;
+  case BO_And:
+    return A & B;
+  case BO_Or:
+    return A | B;
+  case BO_Xor:
+    return A ^ B;
+  case BO_LT:
+    return A < B;
+  case BO_GT:
+    return A > B;
+  case BO_LE:
+    return A <= B;
+  case BO_GE:
+    return A >= B;
+  case BO_EQ:
+    return A == B;
+  case BO_NE:
+    return A != B;
+  case BO_LAnd:
+    return A && B;
+  case BO_LOr:
+    return A || B;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The constants a value may be: itself when constant, else its Choices.
+std::vector<int64_t> possibleConstants(const AbstractValue &V) {
+  if (V.Constant)
+    return {*V.Constant};
+  return V.Choices;
+}
+
+/// Sorted, unique; empty when there are more than MaxChoices.
+std::vector<int64_t> normalizeChoices(std::vector<int64_t> Values) {
+  llvm::sort(Values);
+  Values.erase(std::unique(Values.begin(), Values.end()), Values.end());
+  if (Values.size() > MaxChoices)
+    Values.clear();
+  return Values;
+}
+
+/// The few values `L op R` can take when one side is not constant:
+/// `x % C` (x unsigned) is one of 0..C-1, `x & M` one of the sub-masks of M,
+/// and value sets combine element-wise (`(tile % 2) * 128` is 0 or 128).
+/// Empty when not a small known set.
+std::vector<int64_t> binaryChoices(BinaryOperatorKind Op,
+                                   const AbstractValue &L,
+                                   const AbstractValue &R, QualType LType) {
+  std::vector<int64_t> Ls = possibleConstants(L), Rs = possibleConstants(R);
+  if (Ls.empty() && Op == BO_Rem && R.Constant && *R.Constant > 0 &&
+      static_cast<size_t>(*R.Constant) <= MaxChoices &&
+      LType->isUnsignedIntegerOrEnumerationType()) {
+    std::vector<int64_t> Out;
+    for (int64_t I = 0; I < *R.Constant; ++I)
+      Out.push_back(I);
+    return Out;
+  }
+  if (Op == BO_And && (Ls.empty() != Rs.empty())) {
+    const AbstractValue &Mask = Ls.empty() ? R : L;
+    if (Mask.Constant && *Mask.Constant >= 0 &&
+        llvm::popcount(static_cast<uint64_t>(*Mask.Constant)) <= 4) {
+      // Every sub-mask of M, enumerated the usual way.
+      std::vector<int64_t> Out;
+      int64_t M = *Mask.Constant;
+      for (int64_t Sub = M;; Sub = (Sub - 1) & M) {
+        Out.push_back(Sub);
+        if (Sub == 0)
+          break;
+      }
+      return normalizeChoices(std::move(Out));
+    }
+  }
+  if (Ls.empty() || Rs.empty() || Ls.size() * Rs.size() > MaxChoices * 4)
+    return {};
+  std::vector<int64_t> Out;
+  for (int64_t A : Ls)
+    for (int64_t B : Rs) {
+      std::optional<int64_t> C = foldBinary(Op, A, B);
+      if (!C)
+        return {};
+      Out.push_back(*C);
+    }
+  return normalizeChoices(std::move(Out));
+}
 
 } // namespace
 
@@ -501,10 +622,22 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
           V.LaneOffset = *Base.LaneOffset + (C >> 16);
         if (Base.ColumnOffset)
           V.ColumnOffset = *Base.ColumnOffset + (C & 0xFFFF);
-        if (C < 0) // borrows across the fields: give up on both
+        for (int64_t Col : Base.ColumnChoices)
+          V.ColumnChoices.push_back(Col + (C & 0xFFFF));
+        if (C < 0) { // borrows across the fields: give up on both
           V.LaneOffset = V.ColumnOffset = std::nullopt;
+          V.ColumnChoices.clear();
+        }
       } else if (isLaneOnlyAddend(AddendExpr, Ctx)) {
         V.ColumnOffset = Base.ColumnOffset;
+        V.ColumnChoices = Base.ColumnChoices;
+      } else if (Sign > 0 && Base.ColumnOffset && !Addend.Choices.empty() &&
+                 Addend.Choices.front() >= 0 &&
+                 Addend.Choices.back() <= 0xFFFF) {
+        // `base + (tile % 2) * 128`: one of a few accumulator stages.
+        V.LaneOffset = Base.LaneOffset;
+        for (int64_t C : Addend.Choices)
+          V.ColumnChoices.push_back(*Base.ColumnOffset + C);
       }
       return V;
     }
@@ -548,68 +681,12 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       }
     }
     if (L.Constant && R.Constant) {
-      int64_t A = *L.Constant, B = *R.Constant;
-      switch (BO->getOpcode()) {
-      case BO_Add:
-        V.Constant = A + B;
-        break;
-      case BO_Sub:
-        V.Constant = A - B;
-        break;
-      case BO_Mul:
-        V.Constant = A * B;
-        break;
-      case BO_Div:
-        if (B)
-          V.Constant = A / B;
-        break;
-      case BO_Rem:
-        if (B)
-          V.Constant = A % B;
-        break;
-      case BO_Shl:
-        if (B >= 0 && B < 63)
-          V.Constant = A << B;
-        break;
-      case BO_Shr:
-        if (B >= 0 && B < 63)
-          V.Constant = A >> B;
-        break;
-      case BO_And:
-        V.Constant = A & B;
-        break;
-      case BO_Or:
-        V.Constant = A | B;
-        break;
-      case BO_Xor:
-        V.Constant = A ^ B;
-        break;
-      case BO_LT:
-        V.Constant = A < B;
-        break;
-      case BO_GT:
-        V.Constant = A > B;
-        break;
-      case BO_LE:
-        V.Constant = A <= B;
-        break;
-      case BO_GE:
-        V.Constant = A >= B;
-        break;
-      case BO_EQ:
-        V.Constant = A == B;
-        break;
-      case BO_NE:
-        V.Constant = A != B;
-        break;
-      case BO_LAnd:
-        V.Constant = A && B;
-        break;
-      case BO_LOr:
-        V.Constant = A || B;
-        break;
-      default:
-        break;
+      V.Constant = foldBinary(Op, *L.Constant, *R.Constant);
+    } else {
+      V.Choices = binaryChoices(Op, L, R, BO->getLHS()->getType());
+      if (V.Choices.size() == 1) {
+        V.Constant = V.Choices.front();
+        V.Choices.clear();
       }
     }
     return V;
@@ -651,8 +728,15 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       return *C.Constant ? T : Fl;
     AbstractValue V;
     V.Uniform = join(C.Uniform, join(T.Uniform, Fl.Uniform));
-    if (T.Constant && Fl.Constant && *T.Constant == *Fl.Constant)
+    if (T.Constant && Fl.Constant && *T.Constant == *Fl.Constant) {
       V.Constant = T.Constant;
+    } else {
+      std::vector<int64_t> Ts = possibleConstants(T), Fs = possibleConstants(Fl);
+      if (!Ts.empty() && !Fs.empty()) {
+        Ts.insert(Ts.end(), Fs.begin(), Fs.end());
+        V.Choices = normalizeChoices(std::move(Ts));
+      }
+    }
     return V;
   }
 
