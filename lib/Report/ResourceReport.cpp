@@ -55,6 +55,8 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
       ColumnsKnown = false;
   });
   TmemLayout Layout(G);
+  // Per region and range: the id of the event shown as its site.
+  std::vector<std::vector<unsigned>> FirstSite(R.Regions.size());
   for (const RoleUse &U : Layout.uses()) {
     auto It = Index.find(U.Range.Slot);
     if (It == Index.end())
@@ -64,17 +66,26 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
     RR.Used = std::max(RR.Used.value_or(0), End);
     std::string Role = roleName(U.Role).str();
     bool Merged = false;
-    for (RoleRange &X : RR.Ranges)
+    for (size_t I = 0; I < RR.Ranges.size(); ++I) {
+      RoleRange &X = RR.Ranges[I];
       if (X.Role == Role && X.Stage == U.Stage && Begin < X.End &&
           X.Begin < End) {
         X.Begin = std::min(X.Begin, Begin);
         X.End = std::max(X.End, End);
+        // The site shown is the first access in program order.
+        if (U.Site->Id < FirstSite[It->second][I]) {
+          FirstSite[It->second][I] = U.Site->Id;
+          X.Site = U.Site->kernelLoc();
+        }
         Merged = true;
         break;
       }
-    if (!Merged)
+    }
+    if (!Merged) {
       RR.Ranges.push_back({Role, Begin, End, U.Site->kernelLoc(), U.Stage,
                            U.StageCount});
+      FirstSite[It->second].push_back(U.Site->Id);
+    }
   }
   for (auto &[Slot, I] : Index)
     R.Regions[I].UnknownRangeAccesses = Layout.unknownAccesses(Slot);
