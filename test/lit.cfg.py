@@ -66,3 +66,13 @@ if config.clang_tidy and os.path.exists(config.clang_tidy) and \
 else:
     lit_config.note("clang-tidy-22 or the plugin not found: the plugin tests "
                     "are skipped")
+
+# The HTML report is rendered by headless Chromium (Debian: chromium) to a
+# PNG whose pixels are checked.
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+else:
+    lit_config.note("chromium not found: the HTML report is not rendered "
+                    "(apt-get install chromium to run that test)")

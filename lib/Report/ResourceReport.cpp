@@ -21,6 +21,108 @@ namespace tmemcheck {
 
 namespace {
 
+RoleRange roleRangeOf(const RoleUse &U) {
+  return {roleName(U.Role).str(), *U.Range.Column,
+          *U.Range.Column + *U.Range.Width, U.Site->kernelLoc(), U.Stage,
+          U.StageCount};
+}
+
+bool isOperandRole(TmemRole R) {
+  return R == TmemRole::ScaleFactorA || R == TmemRole::ScaleFactorB ||
+         R == TmemRole::AOperand;
+}
+
+/// More uses than this and the pairwise search for reuse edges is skipped
+/// (a 10,000-instruction unrolled kernel would make it quadratic).
+constexpr size_t MaxUsesForReuseEdges = 4000;
+
+/// The kind of reuse edge between an earlier use \p A and a writer \p B of
+/// overlapping columns, if they form one.
+std::optional<ReuseEdge::Kind> classifyReuse(const RoleUse &A,
+                                             const RoleUse &B) {
+  if (!B.writes() || !overlaps(A.Range, B.Range))
+    return std::nullopt;
+  if (A.Site == B.Site) {
+    if (B.Role == TmemRole::Accumulator && isOperandRole(A.Role))
+      return ReuseEdge::OperandOverlap;
+    if (A.Role == TmemRole::Accumulator && B.Role == TmemRole::Accumulator &&
+        A.Stage != B.Stage)
+      return ReuseEdge::OverlappingStages;
+    return std::nullopt;
+  }
+  if (A.Role != B.Role) {
+    if (A.Role == TmemRole::Load || B.Role == TmemRole::Load)
+      return std::nullopt;
+    return ReuseEdge::CrossRole;
+  }
+  if ((A.Role == TmemRole::ScaleFactorA || A.Role == TmemRole::ScaleFactorB) &&
+      A.Site->Op->Kind == TmemOpKind::Mma &&
+      B.Site->Op->Kind == TmemOpKind::Copy)
+    return ReuseEdge::ScaleFactorRefresh;
+  if (A.Role == TmemRole::Accumulator &&
+      (A.Range.Column != B.Range.Column || A.Range.Width != B.Range.Width))
+    return ReuseEdge::OverlappingStages;
+  return std::nullopt;
+}
+
+std::optional<ReuseEdge> findRiskiestReuse(const KernelGraph &G,
+                                           const TmemLayout &Layout,
+                                           const KernelReport &R,
+                                           const std::map<uint64_t, size_t> &Index) {
+  const std::vector<RoleUse> &Uses = Layout.uses();
+  std::optional<ReuseEdge> Best;
+  auto Consider = [&](ReuseEdge::Kind K, const RoleRange &Earlier,
+                      const RoleRange &Later, uint64_t Slot) {
+    if (Best && Best->K <= K)
+      return;
+    auto It = Index.find(Slot);
+    ReuseEdge E;
+    E.K = K;
+    E.Earlier = Earlier;
+    E.Later = Later;
+    E.Begin = std::max(Earlier.Begin, Later.Begin);
+    E.End = std::min(Earlier.End, Later.End);
+    E.Region = It == Index.end() ? std::string() : R.Regions[It->second].Name;
+    Best = E;
+  };
+  if (Uses.size() <= MaxUsesForReuseEdges)
+    for (const RoleUse &A : Uses)
+      for (const RoleUse &B : Uses)
+        if (&A != &B)
+          if (std::optional<ReuseEdge::Kind> K = classifyReuse(A, B)) {
+            // Two roles sharing columns are shown in program order.
+            bool Swap = *K == ReuseEdge::CrossRole && B.Site->Id < A.Site->Id;
+            Consider(*K, roleRangeOf(Swap ? B : A), roleRangeOf(Swap ? A : B),
+                     A.Range.Slot);
+          }
+  if (Best)
+    return Best;
+  // An accumulator the epilogue reads is reused by the next tile's mma.
+  G.forEachEvent([&](const Event &E) {
+    if (Best || E.K != Event::Kind::Tmem || !E.Op ||
+        E.Op->Kind != TmemOpKind::Load)
+      return;
+    std::optional<TmemRange> Read = accessRange(E);
+    if (!Read)
+      return;
+    std::vector<TmemRange> Ranges = possibleAccessRanges(E);
+    for (const RoleUse &A : Uses) {
+      if (A.Role != TmemRole::Accumulator || A.Range.Slot != Read->Slot)
+        continue;
+      bool Overlap = Ranges.empty() || llvm::any_of(Ranges, [&](const TmemRange &X) {
+                       return overlaps(X, A.Range);
+                     });
+      if (!Overlap)
+        continue;
+      RoleRange Ld{"load", *A.Range.Column, *A.Range.Column + *A.Range.Width,
+                   E.kernelLoc(), std::nullopt, 1};
+      Consider(ReuseEdge::StageReuse, Ld, roleRangeOf(A), A.Range.Slot);
+      return;
+    }
+  });
+  return Best;
+}
+
 json::Object locJson(const SourceLoc &L) {
   return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
 }
@@ -89,6 +191,7 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
   }
   for (auto &[Slot, I] : Index)
     R.Regions[I].UnknownRangeAccesses = Layout.unknownAccesses(Slot);
+  R.RiskiestReuse = findRiskiestReuse(G, Layout, R, Index);
   if (R.Loads)
     R.ColumnsReadPerThread =
         ColumnsKnown ? std::optional<int64_t>(ColumnsRead) : std::nullopt;
@@ -116,6 +219,40 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
                        std::tie(B.Begin, B.End, B.Role, B.Stage);
               });
   return R;
+}
+
+StringRef reuseKindName(ReuseEdge::Kind K) {
+  switch (K) {
+  case ReuseEdge::OperandOverlap:
+    return "operand overlap in one mma";
+  case ReuseEdge::CrossRole:
+    return "columns shared by two roles";
+  case ReuseEdge::ScaleFactorRefresh:
+    return "scale factors re-copied over columns earlier mmas read";
+  case ReuseEdge::OverlappingStages:
+    return "overlapping accumulator stages";
+  case ReuseEdge::StageReuse:
+    return "accumulator stage reused after the epilogue read it";
+  }
+  return "";
+}
+
+StringRef reuseOrdering(ReuseEdge::Kind K) {
+  switch (K) {
+  case ReuseEdge::OperandOverlap:
+    return "nothing: one instruction reads and writes the columns (rule S7)";
+  case ReuseEdge::CrossRole:
+    return "only the kernel's own pipeline synchronisation (rules §5)";
+  case ReuseEdge::ScaleFactorRefresh:
+    return "the issuing thread's tcgen05 pipeline order, mma reads -> cp "
+           "writes (rule S8: UNCONFIRMED for scale-factor reads)";
+  case ReuseEdge::OverlappingStages:
+    return "the accumulator-stage barriers (tmem-empty), rules §5.4";
+  case ReuseEdge::StageReuse:
+    return "tcgen05.wait::ld, then the epilogue's arrive on the stage's "
+           "empty barrier that the MMA warp waits on (rules §5.2)";
+  }
+  return "";
 }
 
 void printResourceReport(raw_ostream &OS, const KernelReport &R) {
@@ -150,6 +287,17 @@ void printResourceReport(raw_ostream &OS, const KernelReport &R) {
   OS << fmt::format("  readback: {} tcgen05.ld instruction(s), {} column(s) "
                     "read per thread\n",
                     R.Loads, Opt(R.ColumnsReadPerThread));
+  if (const std::optional<ReuseEdge> &E = R.RiskiestReuse) {
+    OS << fmt::format("  riskiest reuse: {}: columns {}..{} of '{}', {} at "
+                      "{}:{} then {} at {}:{}\n",
+                      reuseKindName(E->K), E->Begin, E->End - 1, E->Region,
+                      E->Earlier.Role, E->Earlier.Site.Line,
+                      E->Earlier.Site.Column, E->Later.Role,
+                      E->Later.Site.Line, E->Later.Site.Column);
+    OS << fmt::format("    ordered by {}\n", reuseOrdering(E->K));
+  } else {
+    OS << "  riskiest reuse: none (no columns are reused by known accesses)\n";
+  }
 }
 
 json::Value resourceReportToJson(const KernelReport &R) {
@@ -186,6 +334,23 @@ json::Value resourceReportToJson(const KernelReport &R) {
                    {"tcgen05_ld_instructions", R.Loads}};
   Out["peak_columns"] =
       R.PeakColumns ? json::Value(*R.PeakColumns) : json::Value(nullptr);
+  if (const std::optional<ReuseEdge> &E = R.RiskiestReuse) {
+    auto Use = [](const RoleRange &X) {
+      return json::Object{{"role", X.Role},
+                          {"begin", X.Begin},
+                          {"end", X.End},
+                          {"site", locJson(X.Site)}};
+    };
+    Out["riskiest_reuse"] = json::Object{{"kind", reuseKindName(E->K)},
+                                         {"ordering", reuseOrdering(E->K)},
+                                         {"region", E->Region},
+                                         {"begin", E->Begin},
+                                         {"end", E->End},
+                                         {"earlier", Use(E->Earlier)},
+                                         {"later", Use(E->Later)}};
+  } else {
+    Out["riskiest_reuse"] = nullptr;
+  }
   Out["columns_read_per_thread"] = R.ColumnsReadPerThread
                                        ? json::Value(*R.ColumnsReadPerThread)
                                        : json::Value(nullptr);

@@ -13,6 +13,7 @@
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Report/HtmlReport.h"
 #include "tmemcheck/Report/MachineReports.h"
 #include "tmemcheck/Report/ResourceReport.h"
 #include "tmemcheck/Report/Suppressions.h"
@@ -117,14 +118,17 @@ cl::opt<OutputFormat> Format(
                clEnumValN(OutputFormat::Sarif, "sarif",
                           "SARIF 2.1.0 for code scanning")),
     cl::init(OutputFormat::Text), cl::cat(Category));
-enum class ReportKind { None, Text, Json };
+enum class ReportKind { None, Text, Json, Html };
 cl::opt<ReportKind> Report(
     "report", cl::desc("Print the TMEM resource report of every kernel"),
     cl::ValueOptional,
     cl::values(clEnumValN(ReportKind::Text, "text", "a table per kernel"),
                clEnumValN(ReportKind::Text, "", "same as text"),
                clEnumValN(ReportKind::Json, "json",
-                          "{\"kernels\": [...]} after the findings")),
+                          "{\"kernels\": [...]} after the findings"),
+               clEnumValN(ReportKind::Html, "html",
+                          "an HTML page with an SVG map of each kernel's "
+                          "TMEM, after the findings")),
     cl::init(ReportKind::None), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
@@ -421,6 +425,7 @@ int main(int argc, const char **argv) {
   Suppressions Nolint;
   std::vector<Finding> AllFindings; // for --format=json/sarif
   llvm::json::Array AllReports;      // for --report=json
+  std::vector<KernelReport> HtmlReports; // for --report=html
   bool ToolFailed = false;
   unsigned Errors = 0, Warnings = 0, Kernels = 0;
   // Files are analysed in parallel (-j); the results are reported in input
@@ -548,6 +553,8 @@ int main(int argc, const char **argv) {
     for (KernelReport &KR : O.Reports) {
       if (Report == ReportKind::Text)
         printResourceReport(outs(), KR);
+      else if (Report == ReportKind::Html)
+        HtmlReports.push_back(std::move(KR));
       else
         AllReports.push_back(resourceReportToJson(KR));
     }
@@ -564,6 +571,8 @@ int main(int argc, const char **argv) {
   else if (Format == OutputFormat::Sarif)
     writeSarifReport(outs(), AllFindings, CheckRegistry::all(),
                      TMEMCHECK_VERSION);
+  if (Report == ReportKind::Html)
+    writeHtmlReport(outs(), HtmlReports);
   if (Report == ReportKind::Json)
     outs() << llvm::formatv(
                   "{0:2}", llvm::json::Value(llvm::json::Object{

@@ -42,6 +42,34 @@ struct RegionReport {
   unsigned UnknownRangeAccesses = 0; ///< accesses whose columns are unknown
 };
 
+/// Two uses of the same columns and what orders them: the planning
+/// procedure's "riskiest reuse edge" is the one with the thinnest ordering.
+struct ReuseEdge {
+  /// Riskiest first: operands of one mma overlapping (no ordering at all),
+  /// different roles sharing columns (only the kernel's pipeline orders
+  /// them), scale factors re-copied over columns earlier mmas read (the
+  /// issuing thread's tcgen05 order, rule S8, UNCONFIRMED), accumulator
+  /// stages overlapping each other (the stage barriers), an accumulator
+  /// stage reused for the next tile after the epilogue read it (the
+  /// mbarrier handshake).
+  enum Kind {
+    OperandOverlap,
+    CrossRole,
+    ScaleFactorRefresh,
+    OverlappingStages,
+    StageReuse
+  };
+  Kind K = StageReuse;
+  RoleRange Earlier; ///< the use whose columns are reused
+  RoleRange Later;   ///< the writer that reuses them
+  int64_t Begin = 0, End = 0; ///< the shared columns [Begin, End)
+  std::string Region;
+};
+
+llvm::StringRef reuseKindName(ReuseEdge::Kind K);
+/// What orders the two uses of an edge of this kind, in one sentence.
+llvm::StringRef reuseOrdering(ReuseEdge::Kind K);
+
 /// The report of one kernel.
 struct KernelReport {
   std::string Kernel;
@@ -50,6 +78,7 @@ struct KernelReport {
   std::optional<int64_t> PeakColumns; ///< most columns allocated at once
   unsigned Loads = 0;                 ///< tcgen05.ld instructions
   std::optional<int64_t> ColumnsReadPerThread; ///< sum of ld widths
+  std::optional<ReuseEdge> RiskiestReuse;
 };
 
 KernelReport buildResourceReport(AnalysisContext &Ctx);
