@@ -296,4 +296,31 @@ std::vector<SourceLoc> LifecycleAnalysis::leakingExits(uint64_t Slot) const {
   return Result;
 }
 
+std::optional<int64_t> peakAllocatedColumns(const KernelGraph &G,
+                                            const LifecycleAnalysis &L,
+                                            const Event **At) {
+  std::optional<int64_t> Peak;
+  G.forEachEvent([&](const Event &E) {
+    if (E.K != Event::Kind::Tmem || !E.Op || E.Op->Kind != TmemOpKind::Alloc)
+      return;
+    std::optional<int64_t> Cols = columnCount(E);
+    if (!Cols)
+      return;
+    int64_t Live = *Cols;
+    const CtaState &S = L.stateBefore(E);
+    for (const Region &Reg : L.regions()) {
+      PhaseSet P = S.phases(Reg.Slot);
+      if (Reg.Slot != allocSlot(E) && Reg.Columns && P &&
+          !(P & ~PhaseAnyAllocated))
+        Live += *Reg.Columns;
+    }
+    if (!Peak || Live > *Peak) {
+      Peak = Live;
+      if (At)
+        *At = &E;
+    }
+  });
+  return Peak;
+}
+
 } // namespace tmemcheck

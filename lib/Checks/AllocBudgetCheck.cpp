@@ -7,6 +7,7 @@
 #include "AllChecks.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
+#include "tmemcheck/Model/Footprint.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +17,11 @@ namespace {
 
 /// Flags a tcgen05.alloc that, with the regions certainly still allocated
 /// in the CTA, asks for more than the 512 columns of TMEM (rule A4): the
-/// allocation blocks until columns free up, which never happens.
+/// allocation blocks until columns free up, which never happens. Also warns
+/// when the CTAs a launch keeps resident on one SM (`__launch_bounds__`
+/// min blocks, or --assume-ctas-per-sm) need more than 512 columns at their
+/// peaks together: the extra CTAs wait in tcgen05.alloc until another CTA
+/// frees its columns (A4), so that occupancy is never reached.
 class AllocBudgetCheck : public Check {
 public:
   AllocBudgetCheck() : Check("tmem-alloc-budget", Severity::Error) {}
@@ -55,6 +60,36 @@ public:
         F.Notes.push_back(std::move(N));
       Out.report(std::move(F));
     });
+    checkCoResidentCtas(G, L, Out);
+  }
+
+private:
+  void checkCoResidentCtas(const KernelGraph &G, const LifecycleAnalysis &L,
+                           FindingSink &Out) const {
+    if (G.CoResidentCtas < 2)
+      return;
+    const Event *PeakAlloc = nullptr;
+    std::optional<int64_t> Peak = peakAllocatedColumns(G, L, &PeakAlloc);
+    if (!Peak || *Peak <= 0 || *Peak * G.CoResidentCtas <= TmemColumns)
+      return;
+    int64_t Fit = TmemColumns / *Peak;
+    Finding F = makeFinding(
+        G, G.CoResidentCtas ? G.CoResidentCtasLoc : G.Loc,
+        fmt::format("{} {} co-resident CTAs per SM, and each holds {} TMEM "
+                    "columns at its peak: {} columns are needed but an SM has "
+                    "512; only {} of them can hold their columns at once, the "
+                    "others wait in tcgen05.alloc until one frees them (rule "
+                    "A4)",
+                    G.CoResidentCtasAssumed ? "the launch is assumed to keep"
+                                            : "__launch_bounds__ asks for",
+                    G.CoResidentCtas, *Peak, *Peak * G.CoResidentCtas, Fit));
+    F.Level = Severity::Warning;
+    if (PeakAlloc)
+      F.Notes.push_back({PeakAlloc->kernelLoc(),
+                         fmt::format("the CTA holds {} columns after this "
+                                     "allocation",
+                                     *Peak)});
+    Out.report(std::move(F));
   }
 };
 

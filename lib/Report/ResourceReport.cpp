@@ -196,22 +196,7 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
     R.ColumnsReadPerThread =
         ColumnsKnown ? std::optional<int64_t>(ColumnsRead) : std::nullopt;
   // Peak: the most columns certainly allocated right after an alloc.
-  G.forEachEvent([&](const Event &E) {
-    if (E.K != Event::Kind::Tmem || !E.Op || E.Op->Kind != TmemOpKind::Alloc)
-      return;
-    std::optional<int64_t> Cols = columnCount(E);
-    if (!Cols)
-      return;
-    int64_t Live = *Cols;
-    const CtaState &S = L.stateBefore(E);
-    for (const Region &Reg : L.regions()) {
-      PhaseSet P = S.phases(Reg.Slot);
-      if (Reg.Slot != allocSlot(E) && Reg.Columns && P &&
-          !(P & ~PhaseAnyAllocated))
-        Live += *Reg.Columns;
-    }
-    R.PeakColumns = std::max(R.PeakColumns.value_or(0), Live);
-  });
+  R.PeakColumns = peakAllocatedColumns(G, L);
   for (RegionReport &RR : R.Regions)
     std::sort(RR.Ranges.begin(), RR.Ranges.end(),
               [](const RoleRange &A, const RoleRange &B) {

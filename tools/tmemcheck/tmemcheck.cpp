@@ -101,6 +101,13 @@ cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("Event budget per kernel (default "
                                      "500000)"),
                             cl::init(500000), cl::cat(Category));
+cl::opt<unsigned> AssumeCtasPerSm(
+    "assume-ctas-per-sm",
+    cl::desc("Launch assumption: this many CTAs of each kernel resident on "
+             "one SM at once, for kernels without a __launch_bounds__ "
+             "min-blocks value (tmem-alloc-budget warns when their TMEM "
+             "does not fit)"),
+    cl::init(0), cl::cat(Category));
 cl::opt<unsigned> Jobs("j",
                        cl::desc("Analyse this many files in parallel "
                                 "(default 1)"),
@@ -475,6 +482,12 @@ int main(int argc, const char **argv) {
         LLVM_BUILTIN_TRAP;
       FindingSink Sink;
       auto ChecksStart = std::chrono::steady_clock::now();
+      for (KernelGraph &G : O.TU.Kernels)
+        if (!G.CoResidentCtas && AssumeCtasPerSm) {
+          G.CoResidentCtas = AssumeCtasPerSm;
+          G.CoResidentCtasLoc = G.Loc;
+          G.CoResidentCtasAssumed = true;
+        }
       for (const KernelGraph &G : O.TU.Kernels) {
         AnalysisContext Ctx(G);
         for (auto &C : Checks)

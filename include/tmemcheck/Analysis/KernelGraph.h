@@ -140,6 +140,14 @@ struct KernelGraph {
   bool IsPattern = false;
   /// The event budget was hit: the graph is missing the rest of the kernel.
   bool Truncated = false;
+  /// CTAs the launch asks to keep resident on one SM at once: the
+  /// min-blocks argument of `__launch_bounds__`, or the user's launch
+  /// assumption (--assume-ctas-per-sm); 0 when unknown.
+  unsigned CoResidentCtas = 0;
+  /// Where CoResidentCtas comes from: the attribute, or the kernel when
+  /// assumed.
+  SourceLoc CoResidentCtasLoc;
+  bool CoResidentCtasAssumed = false;
   std::vector<AnalysisRemark> Remarks;
 
   unsigned addBlock();

@@ -140,6 +140,14 @@ std::vector<const AbstractValue *> tmemAccessOperands(const Event &E);
 /// The constant column count of an alloc/dealloc, if known.
 std::optional<int64_t> columnCount(const Event &E);
 
+/// The most columns one CTA certainly holds at once: over every alloc with
+/// a constant count, its columns plus those of the regions allocated on
+/// every path reaching it. \p At is set to that alloc. std::nullopt when
+/// no alloc has a constant count.
+std::optional<int64_t> peakAllocatedColumns(const KernelGraph &G,
+                                            const LifecycleAnalysis &L,
+                                            const Event **At = nullptr);
+
 } // namespace tmemcheck
 
 #endif // TMEMCHECK_ANALYSIS_LIFECYCLE_H

@@ -182,6 +182,16 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   Graph.Name = functionName(Kernel);
   Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
   Graph.IsPattern = IsPattern;
+  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
+    if (const Expr *Min = LB->getMinBlocks())
+      if (!Min->isValueDependent())
+        if (std::optional<llvm::APSInt> V =
+                Min->getIntegerConstantExpr(Ctx);
+            V && V->isStrictlyPositive() && V->getActiveBits() < 16) {
+          Graph.CoResidentCtas = static_cast<unsigned>(V->getZExtValue());
+          Graph.CoResidentCtasLoc =
+              toSourceLoc(Ctx.getSourceManager(), LB->getLocation());
+        }
   if (const Stmt *Body = Kernel->getBody())
     Graph.EndLoc = toSourceLoc(Ctx.getSourceManager(), Body->getEndLoc());
 
