@@ -240,6 +240,12 @@ StringRef reuseOrdering(ReuseEdge::Kind K) {
   return "";
 }
 
+bool usesTmem(const KernelGraph &G) {
+  bool Uses = false;
+  G.forEachEvent([&](const Event &E) { Uses |= E.K == Event::Kind::Tmem; });
+  return Uses;
+}
+
 void printResourceReport(raw_ostream &OS, const KernelReport &R) {
   auto Opt = [](const std::optional<int64_t> &V) {
     return V ? std::to_string(*V) : std::string("?");

@@ -492,7 +492,7 @@ int main(int argc, const char **argv) {
         AnalysisContext Ctx(G);
         for (auto &C : Checks)
           C->checkKernel(Ctx, Sink);
-        if (Report != ReportKind::None)
+        if (Report != ReportKind::None && usesTmem(G))
           O.Reports.push_back(buildResourceReport(Ctx));
       }
       O.ChecksSeconds = std::chrono::duration<double>(

@@ -83,6 +83,10 @@ struct KernelReport {
 
 KernelReport buildResourceReport(AnalysisContext &Ctx);
 
+/// True when the kernel has any tcgen05 instruction: the report leaves out
+/// kernels that never touch TMEM (fill kernels, reference GEMMs).
+bool usesTmem(const KernelGraph &G);
+
 void printResourceReport(llvm::raw_ostream &OS, const KernelReport &R);
 llvm::json::Value resourceReportToJson(const KernelReport &R);
 
