@@ -349,6 +349,12 @@ int main(int argc, const char **argv) {
           &errs()))
     return ExitToolError;
   const auto RunStart = std::chrono::steady_clock::now();
+  for (const cl::opt<std::string> *O :
+       {&BaselinePath, &WriteBaselinePath, &ShardSpec, &MergeSarif})
+    if (O->getNumOccurrences() && O->empty()) {
+      errs() << "tmemcheck: error: --" << O->ArgStr << " needs a value\n";
+      return ExitToolError;
+    }
 
   if (!MergeSarif.empty()) {
     std::vector<std::string> Logs(SourcePaths.begin(), SourcePaths.end());
