@@ -111,7 +111,8 @@ cl::opt<unsigned> Jobs("j",
                        cl::init(1), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
                     cl::desc("Do not print remarks about the analysis "
-                             "itself, nor the summary line"),
+                             "itself, nor the closing summary (unless "
+                             "--summary)"),
                     cl::cat(Category));
 enum class OutputFormat { Text, Json, Sarif };
 cl::opt<OutputFormat> Format(
