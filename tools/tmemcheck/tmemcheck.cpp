@@ -539,14 +539,17 @@ int main(int argc, const char **argv) {
   std::mutex ProgressMutex;
   bool ShowProgress =
       Progress || (!Quiet && errs().is_displayed() && Sources.size() > 1);
+  auto ReportProgress = [&](const std::string &File) {
+    if (!ShowProgress)
+      return;
+    std::lock_guard<std::mutex> Lock(ProgressMutex);
+    errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
+  };
   auto AnalyzeOne = [&](size_t I) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
     if (ConfigBroken[I]) {
-      if (ShowProgress) {
-        std::lock_guard<std::mutex> Lock(ProgressMutex);
-        errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
-      }
+      ReportProgress(File);
       return;
     }
     // Checks keep no state across kernels, but each worker gets its own.
@@ -573,10 +576,7 @@ int main(int argc, const char **argv) {
                             .count();
       O.Findings = Sink.takeSorted();
     });
-    if (ShowProgress) {
-      std::lock_guard<std::mutex> Lock(ProgressMutex);
-      errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
-    }
+    ReportProgress(File);
   };
   if (Jobs <= 1 || Sources.size() <= 1) {
     for (size_t I = 0; I < Sources.size(); ++I)
