@@ -260,8 +260,8 @@ Error mergeSarifFiles(ArrayRef<std::string> Inputs, StringRef Output) {
         OS << formatv("{0:2}", *Merged) << '\n';
         return Error::success();
       }))
-    return invalid("cannot write '" + Output + "': " +
-                   errorToErrorCode(std::move(E)).message());
+    return invalid("cannot write '" + Output +
+                   "': " + errorToErrorCode(std::move(E)).message());
   return Error::success();
 }
 
