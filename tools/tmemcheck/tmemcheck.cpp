@@ -8,14 +8,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BatchSummary.h"
+#include "InputSelection.h"
+
 #include "tmemcheck/Checks/Check.h"
 #include "tmemcheck/Checks/CheckFilter.h"
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/HtmlReport.h"
 #include "tmemcheck/Report/MachineReports.h"
 #include "tmemcheck/Report/ResourceReport.h"
+#include "tmemcheck/Report/SarifMerge.h"
 #include "tmemcheck/Report/Suppressions.h"
 #include "tmemcheck/Report/TextPrinter.h"
 
@@ -114,7 +119,8 @@ cl::opt<unsigned> Jobs("j",
                        cl::init(1), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
                     cl::desc("Do not print remarks about the analysis "
-                             "itself, nor the summary line"),
+                             "itself, nor the closing summary (unless "
+                             "--summary)"),
                     cl::cat(Category));
 enum class OutputFormat { Text, Json, Sarif };
 cl::opt<OutputFormat> Format(
@@ -146,6 +152,35 @@ cl::opt<bool> Timing("timing",
                      cl::desc("Print per-file times of parsing, graph "
                               "construction and checks to stderr"),
                      cl::cat(Category));
+cl::opt<std::string> BaselinePath(
+    "baseline",
+    cl::desc("Do not report findings whose fingerprint is in this baseline "
+             "file (see --write-baseline)"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> WriteBaselinePath(
+    "write-baseline",
+    cl::desc("Write the fingerprints of all findings of this run to this "
+             "baseline file"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> ShardSpec(
+    "shard",
+    cl::desc("Analyse only shard K of N of the input files (files ranked by "
+             "path, round-robin)"),
+    cl::value_desc("K/N"), cl::cat(Category));
+cl::opt<std::string> MergeSarif(
+    "merge-sarif",
+    cl::desc("Merge the SARIF logs given as inputs (the shards of a run) "
+             "into one log written to this file ('-' for stdout), and exit"),
+    cl::value_desc("out.sarif"), cl::cat(Category));
+cl::opt<bool> Summary("summary",
+                      cl::desc("Print the batch summary (files, kernels, "
+                               "findings per check, failures, wall time) "
+                               "even for one file or with --quiet"),
+                      cl::cat(Category));
+cl::opt<bool> Progress("progress",
+                       cl::desc("Print a [k/N] progress line per file even "
+                                "when stderr is not a terminal"),
+                       cl::cat(Category));
 cl::opt<bool> PrintStubHeader(
     "print-stub-header",
     cl::desc("Print the embedded CUDA stub header (for running the clang-tidy "
@@ -182,6 +217,12 @@ Examples:
       Analyze one file for sm_100a with the detected CUDA installation.
   tmemcheck -p build/ src/gemm.cu src/attn.cu
       Use the compile commands of build/compile_commands.json.
+  tmemcheck -p build/ --shard=2/4 --format=sarif > shard2.sarif
+      Analyse the second quarter of the .cu files of the compile database.
+  tmemcheck --merge-sarif=all.sarif shard1.sarif shard2.sarif
+      Merge the SARIF logs of shards into one.
+  tmemcheck --baseline=tmemcheck-baseline.json -p build/
+      Report only findings that are not in the baseline (--write-baseline).
   tmemcheck kernel.cu -- -Iinclude -DUSE_TMEM=1
       Give compiler flags explicitly (nvcc-only flags are dropped).
   tmemcheck --checks='-*,tmem-alloc-ncols' kernel.cu
@@ -319,6 +360,22 @@ int main(int argc, const char **argv) {
           "kernels\n",
           &errs()))
     return ExitToolError;
+  const auto RunStart = std::chrono::steady_clock::now();
+  for (const cl::opt<std::string> *O :
+       {&BaselinePath, &WriteBaselinePath, &ShardSpec, &MergeSarif})
+    if (O->getNumOccurrences() && O->empty()) {
+      errs() << "tmemcheck: error: --" << O->ArgStr << " needs a value\n";
+      return ExitToolError;
+    }
+
+  if (!MergeSarif.empty()) {
+    std::vector<std::string> Logs(SourcePaths.begin(), SourcePaths.end());
+    if (Error E = mergeSarifFiles(Logs, MergeSarif)) {
+      errs() << "tmemcheck: error: " << toString(std::move(E)) << '\n';
+      return ExitToolError;
+    }
+    return ExitClean;
+  }
 
   // Checks come from the nearest .tmemcheck.yaml, then --checks (clang-tidy
   // order: the command line wins).
@@ -397,8 +454,24 @@ int main(int argc, const char **argv) {
     return ExitClean;
   }
 
+  std::optional<Shard> OnlyShard;
+  if (!ShardSpec.empty()) {
+    Expected<Shard> S = parseShard(ShardSpec);
+    if (!S) {
+      errs() << "tmemcheck: error: " << toString(S.takeError()) << '\n';
+      return ExitToolError;
+    }
+    OnlyShard = *S;
+  }
+  Expected<std::unique_ptr<BaselineFilter>> Baselines =
+      BaselineFilter::create(BaselinePath, WriteBaselinePath);
+  if (!Baselines) {
+    errs() << "tmemcheck: error: " << toString(Baselines.takeError()) << '\n';
+    return ExitToolError;
+  }
+
   std::vector<std::string> Sources(SourcePaths.begin(), SourcePaths.end());
-  if (Sources.empty()) {
+  if (Sources.empty() && BuildPath.empty()) {
     errs() << "tmemcheck: error: no input files (see --help)\n";
     return ExitToolError;
   }
@@ -409,6 +482,18 @@ int main(int argc, const char **argv) {
     errs() << "tmemcheck: error: " << DbError << '\n';
     return ExitToolError;
   }
+  // `-p <dir>` alone: every CUDA source of the database.
+  if (Sources.empty()) {
+    Sources = cudaSourcesOf(*Compilations);
+    if (Sources.empty()) {
+      errs() << "tmemcheck: error: no input files, and no .cu file in the "
+                "compilation database of '"
+             << BuildPath << "'\n";
+      return ExitToolError;
+    }
+  }
+  if (OnlyShard)
+    Sources = selectShard(Sources, *OnlyShard);
 
   FrontendOptions FOpts;
   FOpts.GpuArch = GpuArch;
@@ -434,7 +519,7 @@ int main(int argc, const char **argv) {
   llvm::json::Array AllReports;      // for --report=json
   std::vector<KernelReport> HtmlReports; // for --report=html
   bool ToolFailed = false;
-  unsigned Errors = 0, Warnings = 0, Kernels = 0;
+  BatchSummary Totals;
   // Files are analysed in parallel (-j); the results are reported in input
   // order, so the output does not depend on the number of jobs. One file
   // that crashes the front end or an analysis is reported and the run goes
@@ -464,12 +549,21 @@ int main(int argc, const char **argv) {
   WarnUnmatched();
   std::atomic<unsigned> Finished{0};
   std::mutex ProgressMutex;
-  bool ShowProgress = !Quiet && errs().is_displayed() && Sources.size() > 1;
+  bool ShowProgress =
+      Progress || (!Quiet && errs().is_displayed() && Sources.size() > 1);
+  auto ReportProgress = [&](const std::string &File) {
+    if (!ShowProgress)
+      return;
+    std::lock_guard<std::mutex> Lock(ProgressMutex);
+    errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
+  };
   auto AnalyzeOne = [&](size_t I) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
-    if (ConfigBroken[I])
+    if (ConfigBroken[I]) {
+      ReportProgress(File);
       return;
+    }
     // Checks keep no state across kernels, but each worker gets its own.
     std::vector<std::unique_ptr<Check>> Checks;
     for (const CheckInfo &C : CheckRegistry::all())
@@ -500,10 +594,7 @@ int main(int argc, const char **argv) {
                             .count();
       O.Findings = Sink.takeSorted();
     });
-    if (ShowProgress) {
-      std::lock_guard<std::mutex> Lock(ProgressMutex);
-      errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
-    }
+    ReportProgress(File);
   };
   if (Jobs <= 1 || Sources.size() <= 1) {
     for (size_t I = 0; I < Sources.size(); ++I)
@@ -519,11 +610,14 @@ int main(int argc, const char **argv) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
     TranslationUnitResult &TU = O.TU;
+    Totals.addFile();
     if (ConfigBroken[I]) {
+      Totals.fileFailed(File, "bad configuration");
       ToolFailed = true;
       continue;
     }
     if (!O.Survived) {
+      Totals.fileFailed(File, "internal error");
       errs() << "tmemcheck: error: " << File
              << ": internal error while analysing this file (a tmemcheck "
                 "bug; please report it with the file); continuing with the "
@@ -531,9 +625,10 @@ int main(int argc, const char **argv) {
       ToolFailed = true;
       continue;
     }
-    Kernels += TU.Kernels.size();
+    Totals.addKernels(TU.Kernels.size());
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
+      Totals.fileFailed(File, TU.FirstError);
       ToolFailed = true;
       continue;
     }
@@ -541,6 +636,8 @@ int main(int argc, const char **argv) {
       errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
              << " compile error(s), results may be incomplete; first: "
              << TU.FirstError << '\n';
+      Totals.fileFailed(File,
+                        fmt::format("{} compile error(s)", TU.CompileErrors));
       ToolFailed = true;
     }
     if (DumpEvents)
@@ -553,11 +650,11 @@ int main(int argc, const char **argv) {
                             TU.GraphSeconds, O.ChecksSeconds,
                             TU.Kernels.size());
     for (Finding &F : O.Findings) {
-      if (Nolint.isSuppressed(F))
+      if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
       if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
         F.Level = Severity::Error;
-      (F.Level == Severity::Error ? Errors : Warnings) += 1;
+      Totals.addFinding(F);
       if (Format == OutputFormat::Text)
         Printer.print(F);
       else
@@ -592,11 +689,25 @@ int main(int argc, const char **argv) {
                                {"kernels", std::move(AllReports)}}))
            << '\n';
   outs().flush();
-  if (!Quiet)
-    errs() << fmt::format("tmemcheck: {} file(s), {} kernel(s): {} error(s), "
-                          "{} warning(s)\n",
-                          Sources.size(), Kernels, Errors, Warnings);
+  if (Error E = (*Baselines)->finish()) {
+    errs() << "tmemcheck: error: " << toString(std::move(E)) << '\n';
+    ToolFailed = true;
+  }
+  const bool PrintSummary = Summary || (!Quiet && Sources.size() > 1);
+  if ((*Baselines)->readsBaseline()) {
+    Totals.setBaselineSuppressed((*Baselines)->suppressedCount());
+    if (!Quiet && !PrintSummary)
+      errs() << fmt::format("tmemcheck: {} finding(s) suppressed by the "
+                            "baseline {}\n",
+                            (*Baselines)->suppressedCount(), BaselinePath);
+  }
+  if (PrintSummary)
+    Totals.printSummary(errs(), std::chrono::duration<double>(
+                                    std::chrono::steady_clock::now() - RunStart)
+                                    .count());
+  else if (!Quiet)
+    Totals.printClosingLine(errs());
   if (ToolFailed)
     return ExitToolError;
-  return Errors + Warnings ? ExitFindings : ExitClean;
+  return Totals.errors() + Totals.warnings() ? ExitFindings : ExitClean;
 }

@@ -18,6 +18,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <fmt/format.h>
 
@@ -180,7 +181,12 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
     return Result;
   }
 
-  tooling::ClangTool Tool(Db, {File.str()});
+  // A file system of its own: ClangTool moves into each command's
+  // directory, and on the real (process-wide) file system that would move
+  // the other threads of -j too, which then miss relative paths.
+  tooling::ClangTool Tool(Db, {File.str()},
+                          std::make_shared<PCHContainerOperations>(),
+                          llvm::vfs::createPhysicalFileSystem());
   Tool.setPrintErrorMessage(false);
   if (Env.cudaPath().empty())
     Tool.mapVirtualFile(CudaEnvironment::stubHeaderName(),
