@@ -4,6 +4,9 @@
 #   cuda  - a CUDA installation (headers) exists: tests using CCCL wrappers.
 #   nvcc  - nvcc can compile for sm_100a: tests that validate kernels as
 #           real PTX. Without them those tests report UNSUPPORTED.
+#   clang-tidy - clang-tidy-22 and the clang-tidy plugin exist.
+#   csa-plugin - clang-22 and the Static Analyzer plugin exist (it is not
+#           built in the sanitized build).
 import os
 import shutil
 import subprocess
@@ -66,3 +69,14 @@ if config.clang_tidy and os.path.exists(config.clang_tidy) and \
 else:
     lit_config.note("clang-tidy-22 or the plugin not found: the plugin tests "
                     "are skipped")
+
+# The Clang Static Analyzer plugin is tested with the real clang-22, through
+# `--analyze -Xclang -load` and clang's own -verify.
+if config.clang and os.path.exists(config.clang) and \
+        os.path.exists(config.csa_plugin):
+    config.available_features.add("csa-plugin")
+    config.substitutions.append(("%csa-plugin", config.csa_plugin))
+    config.substitutions.append(("%csa-clang", config.clang))
+else:
+    lit_config.note("clang-22 or the Static Analyzer plugin not found: the "
+                    "plugin tests are skipped")
