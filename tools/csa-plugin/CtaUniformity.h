@@ -1,5 +1,4 @@
-//===- CtaUniformity.h - Is a branch the same for the whole CTA? -*- C++
-//-*-===//
+//===- CtaUniformity.h - Is a branch uniform across a CTA? ------*- C++ -*-===//
 //
 // Part of tmemcheck. The analyzer follows one thread; TMEM belongs to the
 // CTA. A branch whose condition has the same value in every thread of the

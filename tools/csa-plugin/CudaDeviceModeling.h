@@ -1,5 +1,4 @@
-//===- CudaDeviceModeling.h - One thread's view of CUDA builtins -*- C++
-//-*-===//
+//===- CudaDeviceModeling.h - CUDA builtins, one thread ---------*- C++ -*-===//
 //
 // Part of tmemcheck. The hidden modelling checker `tmem.CudaDeviceModeling`
 // that `tmem.TmemLifecycle` depends on: it makes the built-ins a kernel uses

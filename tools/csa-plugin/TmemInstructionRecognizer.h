@@ -1,5 +1,4 @@
-//===- TmemInstructionRecognizer.h - tcgen05 ops at analyzer nodes -*- C++
-//-*-===//
+//===- TmemInstructionRecognizer.h - Statement ops --------------*- C++ -*-===//
 //
 // Part of tmemcheck. The Clang Static Analyzer plugin sees statements, not
 // instructions: this file turns an inline-asm statement or a call to a
