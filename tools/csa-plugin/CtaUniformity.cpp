@@ -220,6 +220,66 @@ bool CtaUniformity::uniform(const Expr *E, const StackFrameContext *Frame,
   return false;
 }
 
+bool CtaUniformity::isSameStableCondition(const Expr *A, const Expr *B) {
+  if (!A || !B)
+    return false;
+  if (A != B) {
+    llvm::FoldingSetNodeID IdA, IdB;
+    A->Profile(IdA, Ctx, /*Canonical=*/true);
+    B->Profile(IdB, Ctx, /*Canonical=*/true);
+    if (IdA != IdB)
+      return false;
+  }
+  return stable(A);
+}
+
+namespace {
+
+/// Finds what makes a condition's value change between two evaluations.
+class StabilityFinder : public RecursiveASTVisitor<StabilityFinder> {
+public:
+  explicit StabilityFinder(llvm::function_ref<bool(const VarDecl *)> Fixed)
+      : Fixed(Fixed) {}
+  bool Stable = true;
+
+  bool VisitCallExpr(CallExpr *) { return Stable = false; }
+  bool VisitCXXThisExpr(CXXThisExpr *) { return Stable = false; }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    return Stable = !UO->isIncrementDecrementOp();
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    return Stable = !BO->isAssignmentOp() && !BO->isCommaOp();
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      Stable = Fixed(V);
+    return Stable;
+  }
+
+private:
+  llvm::function_ref<bool(const VarDecl *)> Fixed;
+};
+
+} // namespace
+
+bool CtaUniformity::stable(const Expr *E) {
+  auto Fixed = [this](const VarDecl *V) {
+    if (V->getDeclContext()->isTranslationUnit())
+      return llvm::StringSwitch<bool>(V->getName())
+          .Cases({"threadIdx", "blockIdx", "blockDim", "gridDim"}, true)
+          .Default(false);
+    if (!V->hasLocalStorage() || V->getType()->isReferenceType())
+      return false;
+    const Decl *Owner = dyn_cast_or_null<Decl>(V->getParentFunctionOrMethod());
+    const VariableDefs &D = definitions(V, bodyOf(Owner));
+    size_t Initial = !isa<ParmVarDecl>(V) && V->getInit() ? 1 : 0;
+    return !D.Escapes && D.Values.size() == Initial;
+  };
+  StabilityFinder Finder(Fixed);
+  Finder.TraverseStmt(const_cast<Expr *>(E));
+  return Finder.Stable;
+}
+
 bool CtaUniformity::uniformParameter(const ParmVarDecl *P,
                                      const StackFrameContext *Frame,
                                      unsigned Depth) {

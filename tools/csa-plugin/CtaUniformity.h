@@ -34,9 +34,17 @@ public:
 
   bool isUniform(const clang::Expr *E, const clang::StackFrameContext *Frame);
 
+  /// True if \p A and \p B are the same condition, written alike and
+  /// reading only variables that never change after their initialisation
+  /// and the CUDA index variables: a thread that evaluates both in one
+  /// stack frame gets the same value twice (`if (warp == 0)` ... `if (warp
+  /// == 0)`). Calls (which may answer differently) never qualify.
+  bool isSameStableCondition(const clang::Expr *A, const clang::Expr *B);
+
 private:
   bool uniform(const clang::Expr *E, const clang::StackFrameContext *Frame,
                unsigned Depth);
+  bool stable(const clang::Expr *E);
   bool uniformVariable(const clang::VarDecl *V,
                        const clang::StackFrameContext *Frame, unsigned Depth);
   bool uniformParameter(const clang::ParmVarDecl *P,

@@ -11,7 +11,6 @@
 #include "clang/Analysis/AnalysisDeclContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace clang::ento;
@@ -25,8 +24,7 @@ constexpr unsigned NodeBudget = 200000;
 /// Call depth followed when looking for a dealloc inside called functions.
 constexpr unsigned MaxCallDepth = 8;
 
-/// Looks for a dealloc in a function body: asm, modelled wrappers, and
-/// (through the owner) the functions it calls.
+/// Looks for a statement that may deallocate in a function body.
 class DeallocFinder : public RecursiveASTVisitor<DeallocFinder> {
 public:
   explicit DeallocFinder(llvm::function_ref<bool(const Stmt *)> Check)
@@ -46,6 +44,8 @@ private:
 } // namespace
 
 bool SkippedDeallocs::mayBeFreedByOtherThreads(const ExplodedNode *End) {
+  // Where every path into End branched, and which way.
+  Decisions Taken;
   llvm::DenseSet<const ExplodedNode *> Visited;
   llvm::SmallVector<const ExplodedNode *, 64> Worklist{End};
   while (!Worklist.empty()) {
@@ -56,50 +56,107 @@ bool SkippedDeallocs::mayBeFreedByOtherThreads(const ExplodedNode *End) {
       return true;
     for (const ExplodedNode *Pred : N->preds())
       Worklist.push_back(Pred);
-
     std::optional<BlockEdge> Edge = N->getLocationAs<BlockEdge>();
     if (!Edge || Edge->getSrc()->succ_size() < 2)
       continue;
-    const Stmt *Cond = Edge->getSrc()->getTerminatorCondition();
-    const auto *CondExpr = dyn_cast_or_null<Expr>(Cond);
-    const LocationContext *LC = N->getLocationContext();
-    CFG *Cfg = LC->getCFG();
-    if (!CondExpr || !Cfg)
+    auto &Succs =
+        Taken[{N->getLocationContext()->getStackFrame(), Edge->getSrc()}];
+    if (!llvm::is_contained(Succs, Edge->getDst()))
+      Succs.push_back(Edge->getDst());
+  }
+
+  // Threads that went the other way at a branch that is not CTA-uniform.
+  for (const auto &[FB, Succs] : Taken) {
+    if (isUniformBranch(FB))
       continue;
-    if (Uniformity.isUniform(CondExpr, LC->getStackFrame()))
-      continue;
-    if (armDeallocates(Edge->getSrc(), Edge->getDst(), *Cfg))
-      return true;
+    unsigned Arm = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : FB.second->succs()) {
+      const CFGBlock *Other = Succ.getReachableBlock();
+      if (Other && !llvm::is_contained(Succs, Other) &&
+          reachesDealloc(FB, Arm, Taken))
+        return true;
+      ++Arm;
+    }
   }
   return false;
 }
 
-bool SkippedDeallocs::armDeallocates(const CFGBlock *Branch,
-                                     const CFGBlock *Taken, CFG &Cfg) {
-  std::unique_ptr<CFGPostDomTree> &PDT = PostDominators[&Cfg];
-  if (!PDT)
-    PDT = std::make_unique<CFGPostDomTree>(&Cfg);
-  const CFGBlock *Join = nullptr;
-  if (auto *Node = PDT->getBase().getNode(const_cast<CFGBlock *>(Branch)))
-    if (auto *IDom = Node->getIDom())
-      Join = IDom->getBlock();
+const Expr *SkippedDeallocs::conditionOf(const CFGBlock *B) {
+  return B->succ_size() == 2
+             ? dyn_cast_or_null<Expr>(B->getTerminatorCondition())
+             : nullptr;
+}
 
-  llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
-  llvm::SmallVector<const CFGBlock *, 32> Worklist;
-  for (const CFGBlock::AdjacentBlock &Succ : Branch->succs())
-    if (const CFGBlock *S = Succ.getReachableBlock(); S && S != Taken)
-      Worklist.push_back(S);
+bool SkippedDeallocs::reachesDealloc(FrameBlock Branch, unsigned Arm,
+                                     const Decisions &Taken) {
+  const Expr *BranchCond = conditionOf(Branch.second);
+  auto ArmOf = [](const CFGBlock *B, unsigned I) {
+    return (B->succ_begin() + I)->getReachableBlock();
+  };
+  llvm::DenseSet<FrameBlock> Seen;
+  // A block entered at its first element, or (returning from a callee) the
+  // caller's block after the call.
+  llvm::SmallVector<std::pair<FrameBlock, unsigned>, 32> Worklist;
+  if (const CFGBlock *Start = ArmOf(Branch.second, Arm))
+    Worklist.push_back({{Branch.first, Start}, 0});
   while (!Worklist.empty()) {
-    const CFGBlock *B = Worklist.pop_back_val();
-    if (B == Join || B == Branch || !Seen.insert(B).second)
+    auto [FB, FirstElement] = Worklist.pop_back_val();
+    auto [Frame, B] = FB;
+    if (FirstElement == 0 && !Seen.insert(FB).second)
       continue;
-    if (blockDeallocates(*B))
-      return true;
+    if (FirstElement == 0) {
+      if (blockDeallocates(*B))
+        return true;
+    } else {
+      for (unsigned I = FirstElement; I < B->size(); ++I)
+        if (std::optional<CFGStmt> S = (*B)[I].getAs<CFGStmt>();
+            S && stmtDeallocates(S->getStmt(), 0))
+          return true;
+    }
+
+    if (B->succ_empty()) {
+      // The exit of an inlined function: continue in the caller.
+      if (Frame->inTopFrame() || !Frame->getCallSiteBlock())
+        continue;
+      const StackFrameContext *Caller = Frame->getParent()->getStackFrame();
+      Worklist.push_back(
+          {{Caller, Frame->getCallSiteBlock()}, Frame->getIndex() + 1});
+      continue;
+    }
+    // The same condition as the branch these threads left by: same arm.
+    if (Frame == Branch.first && BranchCond &&
+        B->succ_size() == Branch.second->succ_size() &&
+        (B == Branch.second ||
+         Uniformity.isSameStableCondition(conditionOf(B), BranchCond))) {
+      if (const CFGBlock *S = ArmOf(B, Arm))
+        Worklist.push_back({{Frame, S}, 0});
+      continue;
+    }
+    // At a CTA-uniform branch this path decided, every thread decides alike.
+    auto It = Taken.find(FB);
+    if (It != Taken.end() && isUniformBranch(FB)) {
+      for (const CFGBlock *S : It->second)
+        Worklist.push_back({{Frame, S}, 0});
+      continue;
+    }
     for (const CFGBlock::AdjacentBlock &Succ : B->succs())
       if (const CFGBlock *S = Succ.getReachableBlock())
-        Worklist.push_back(S);
+        Worklist.push_back({{Frame, S}, 0});
   }
   return false;
+}
+
+bool SkippedDeallocs::isUniformBranch(FrameBlock FB) {
+  auto [It, Inserted] = UniformBranches.try_emplace(FB, false);
+  if (!Inserted)
+    return It->second;
+  // Blocks that branch on no condition (the guard of a static local's
+  // initialisation) do not separate threads.
+  const auto *Cond =
+      dyn_cast_or_null<Expr>(FB.second->getTerminatorCondition());
+  bool Uniform = !Cond || Uniformity.isUniform(Cond, FB.first);
+  UniformBranches[FB] = Uniform;
+  return Uniform;
 }
 
 bool SkippedDeallocs::blockDeallocates(const CFGBlock &B) {

@@ -3,8 +3,8 @@
 // Part of tmemcheck. A path is one thread's path, but TMEM is freed for the
 // whole CTA by whichever warp runs tcgen05.dealloc: DeepGEMM allocates in
 // one warp and frees in another (rules A7). Before the plugin calls an
-// allocation leaked at kernel exit, it asks this class whether the path
-// skipped a dealloc that other threads of the CTA may have executed.
+// allocation leaked at kernel exit, it asks this class whether another
+// thread of the CTA may have run a dealloc this thread did not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,35 +14,47 @@
 #include "CtaUniformity.h"
 #include "TmemInstructionRecognizer.h"
 
-#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/StaticAnalyzer/Core/PathSensitive/ExplodedGraph.h"
 #include "llvm/ADT/DenseMap.h"
 
-#include <memory>
-
 namespace tmemcheck::csa {
 
-/// Finds, on the paths leading to an exploded node, branches whose
-/// condition may differ between the threads of a CTA (CtaUniformity says
-/// "not provably uniform") and whose arm not taken contains a
-/// tcgen05.dealloc — directly, in a called function, or as an unknown call
-/// that might. The arm is the part of the CFG between the branch and its
-/// immediate post-dominator, so a dealloc after the arms join (which this
-/// thread would have run too) does not count.
+/// Other threads part from this thread's path at the branches whose
+/// condition may differ between the threads of a CTA (CtaUniformity cannot
+/// prove it uniform). From the successor this path did not take they may go
+/// anywhere the CFG leads — through the code after the arms join, back into
+/// the callers — except that at a CTA-uniform branch this path decided,
+/// they decide the same way, and at a branch on the same stable condition as
+/// the one they left by (`if (warp == 0)` twice) they take the same arm
+/// again. If a tcgen05.dealloc (in asm, a modelled
+/// wrapper, a called function, or an unknown call that might free) lies on
+/// that way, some other thread may have freed the allocation.
 class SkippedDeallocs {
 public:
   SkippedDeallocs(clang::ASTContext &Ctx,
                   const TmemInstructionRecognizer &Recognizer)
       : Ctx(Ctx), Recognizer(Recognizer), Uniformity(Ctx) {}
 
-  /// True if some path into \p End skipped such an arm. Exploring more
-  /// nodes than a fixed budget also answers true (precision first).
+  /// True if some thread that left this thread's path (any path into
+  /// \p End) may reach a dealloc. Exploring more than a fixed budget of
+  /// nodes also answers true (precision first).
   bool mayBeFreedByOtherThreads(const clang::ento::ExplodedNode *End);
 
 private:
-  bool armDeallocates(const clang::CFGBlock *Branch,
-                      const clang::CFGBlock *Taken, clang::CFG &Cfg);
+  /// A CFG block in one stack frame of the analysis.
+  using FrameBlock =
+      std::pair<const clang::StackFrameContext *, const clang::CFGBlock *>;
+  /// The successors this path took out of each block it branched in.
+  using Decisions =
+      llvm::DenseMap<FrameBlock, llvm::SmallVector<const clang::CFGBlock *, 2>>;
+
+  /// Whether threads that left this path at \p Branch through its
+  /// successor number \p Arm may reach a dealloc.
+  bool reachesDealloc(FrameBlock Branch, unsigned Arm, const Decisions &Taken);
+  /// The branch condition of \p B, if it has one.
+  static const clang::Expr *conditionOf(const clang::CFGBlock *B);
+  bool isUniformBranch(FrameBlock FB);
   bool blockDeallocates(const clang::CFGBlock &B);
   bool stmtDeallocates(const clang::Stmt *S, unsigned Depth);
   bool functionDeallocates(const clang::FunctionDecl *FD, unsigned Depth);
@@ -50,10 +62,9 @@ private:
   clang::ASTContext &Ctx;
   const TmemInstructionRecognizer &Recognizer;
   CtaUniformity Uniformity;
-  llvm::DenseMap<const clang::CFG *, std::unique_ptr<clang::CFGPostDomTree>>
-      PostDominators;
+  llvm::DenseMap<FrameBlock, bool> UniformBranches;
   llvm::DenseMap<const clang::CFGBlock *, bool> BlockResults;
-  /// Functions known to (possibly) deallocate; absent while in progress.
+  /// Functions known to (possibly) deallocate; false while in progress.
   llvm::DenseMap<const clang::FunctionDecl *, bool> FunctionResults;
 };
 
