@@ -36,6 +36,7 @@ for candidate in [os.environ.get("CUDA_PATH"), "/usr/local/cuda"]:
         break
 if cuda_root:
     config.available_features.add("cuda")
+    config.substitutions.append(("%cuda-path", cuda_root))
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
@@ -75,6 +76,17 @@ else:
 if config.clang and os.path.exists(config.clang) and \
         os.path.exists(config.csa_plugin):
     config.available_features.add("csa-plugin")
+    # %csa-analyze: the device side of a CUDA file under the Static Analyzer
+    # with the plugin's checker and text notes (docs/csa-checker.md); tests
+    # add the headers (-nocudainc and the stub, or %cuda-path) and -verify.
+    config.substitutions.append((
+        "%csa-analyze",
+        " ".join([config.clang, "-x cuda --cuda-device-only",
+                  "--cuda-gpu-arch=sm_100a -nocudalib",
+                  "-Wno-unknown-cuda-version -fsyntax-only -Xclang -analyze",
+                  "-Xclang -load -Xclang", config.csa_plugin,
+                  "-Xclang -analyzer-checker=tmem.TmemLifecycle",
+                  "-Xclang -analyzer-output=text"])))
     config.substitutions.append(("%csa-plugin", config.csa_plugin))
     config.substitutions.append(("%csa-clang", config.clang))
 else:

@@ -210,9 +210,10 @@ void TmemLifecycleChecker::applyAlloc(const RecognizedOp &R, const Stmt *Site,
       if (!N)
         return;
       emitReport(AllocAfterRelinquishBug,
-                 "tcgen05.alloc after this CTA relinquished its alloc "
-                 "permit (tcgen05.relinquish_alloc_permit." +
-                     groupSpelling(R.Op.Group) + ") on this path (rule A8)",
+                 "tcgen05.alloc after tcgen05.relinquish_alloc_permit." +
+                     groupSpelling(R.Op.Group) +
+                     " on this path: the CTA may not allocate any more "
+                     "(rule A8)",
                  nullptr, Site, N, C);
       P.Node = N;
     }
@@ -384,6 +385,12 @@ void TmemLifecycleChecker::checkPostCall(const CallEvent &Call,
 ProgramStateRef TmemLifecycleChecker::checkPointerEscape(
     ProgramStateRef State, const InvalidatedSymbols &Escaped,
     const CallEvent *Call, PointerEscapeKind Kind) const {
+  // Storing the address somewhere does not free it: a later read on this
+  // path still yields the symbol (the binding stays in the store), and
+  // other threads reading it back are SkippedDeallocs' business. Only
+  // invalidation (an opaque call, asm given the slot's address) loses it.
+  if (Kind == PSK_EscapeOnBind)
+    return State;
   for (const auto &[Sym, A] : allAllocations(State)) {
     if (!A.isAllocated())
       continue;
