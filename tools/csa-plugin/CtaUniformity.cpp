@@ -242,6 +242,11 @@ public:
       : Fixed(Fixed) {}
   bool Stable = true;
 
+  // `threadIdx.x` is a property whose semantic form calls a getter: look at
+  // what is written only.
+  bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+    return TraverseStmt(E->getSyntacticForm());
+  }
   bool VisitCallExpr(CallExpr *) { return Stable = false; }
   bool VisitCXXThisExpr(CXXThisExpr *) { return Stable = false; }
   bool VisitUnaryOperator(UnaryOperator *UO) {

@@ -66,14 +66,15 @@ bool SkippedDeallocs::mayBeFreedByOtherThreads(const ExplodedNode *End) {
   }
 
   // Threads that went the other way at a branch that is not CTA-uniform.
+  llvm::DenseMap<FrameBlock, bool> UniformBranches;
   for (const auto &[FB, Succs] : Taken) {
-    if (isUniformBranch(FB))
+    if (isUniformBranch(FB, UniformBranches))
       continue;
     unsigned Arm = 0;
     for (const CFGBlock::AdjacentBlock &Succ : FB.second->succs()) {
       const CFGBlock *Other = Succ.getReachableBlock();
       if (Other && !llvm::is_contained(Succs, Other) &&
-          reachesDealloc(FB, Arm, Taken))
+          reachesDealloc(FB, Arm, Taken, UniformBranches))
         return true;
       ++Arm;
     }
@@ -87,8 +88,9 @@ const Expr *SkippedDeallocs::conditionOf(const CFGBlock *B) {
              : nullptr;
 }
 
-bool SkippedDeallocs::reachesDealloc(FrameBlock Branch, unsigned Arm,
-                                     const Decisions &Taken) {
+bool SkippedDeallocs::reachesDealloc(
+    FrameBlock Branch, unsigned Arm, const Decisions &Taken,
+    llvm::DenseMap<FrameBlock, bool> &UniformBranches) {
   const Expr *BranchCond = conditionOf(Branch.second);
   auto ArmOf = [](const CFGBlock *B, unsigned I) {
     return (B->succ_begin() + I)->getReachableBlock();
@@ -134,7 +136,7 @@ bool SkippedDeallocs::reachesDealloc(FrameBlock Branch, unsigned Arm,
     }
     // At a CTA-uniform branch this path decided, every thread decides alike.
     auto It = Taken.find(FB);
-    if (It != Taken.end() && isUniformBranch(FB)) {
+    if (It != Taken.end() && isUniformBranch(FB, UniformBranches)) {
       for (const CFGBlock *S : It->second)
         Worklist.push_back({{Frame, S}, 0});
       continue;
@@ -146,7 +148,8 @@ bool SkippedDeallocs::reachesDealloc(FrameBlock Branch, unsigned Arm,
   return false;
 }
 
-bool SkippedDeallocs::isUniformBranch(FrameBlock FB) {
+bool SkippedDeallocs::isUniformBranch(
+    FrameBlock FB, llvm::DenseMap<FrameBlock, bool> &UniformBranches) {
   auto [It, Inserted] = UniformBranches.try_emplace(FB, false);
   if (!Inserted)
     return It->second;
@@ -160,20 +163,16 @@ bool SkippedDeallocs::isUniformBranch(FrameBlock FB) {
 }
 
 bool SkippedDeallocs::blockDeallocates(const CFGBlock &B) {
-  auto [It, Inserted] = BlockResults.try_emplace(&B, false);
-  if (!Inserted)
-    return It->second;
-  bool Result = false;
   for (const CFGElement &E : B) {
-    if (std::optional<CFGStmt> S = E.getAs<CFGStmt>())
-      Result = stmtDeallocates(S->getStmt(), 0);
-    else if (std::optional<CFGImplicitDtor> D = E.getAs<CFGImplicitDtor>())
-      Result = functionDeallocates(D->getDestructorDecl(Ctx), 0);
-    if (Result)
-      break;
+    if (std::optional<CFGStmt> S = E.getAs<CFGStmt>()) {
+      if (stmtDeallocates(S->getStmt(), 0))
+        return true;
+    } else if (std::optional<CFGImplicitDtor> D = E.getAs<CFGImplicitDtor>()) {
+      if (functionDeallocates(D->getDestructorDecl(Ctx), 0))
+        return true;
+    }
   }
-  BlockResults[&B] = Result;
-  return Result;
+  return false;
 }
 
 bool SkippedDeallocs::stmtDeallocates(const Stmt *S, unsigned Depth) {

@@ -51,19 +51,22 @@ private:
 
   /// Whether threads that left this path at \p Branch through its
   /// successor number \p Arm may reach a dealloc.
-  bool reachesDealloc(FrameBlock Branch, unsigned Arm, const Decisions &Taken);
+  bool reachesDealloc(FrameBlock Branch, unsigned Arm, const Decisions &Taken,
+                      llvm::DenseMap<FrameBlock, bool> &UniformBranches);
   /// The branch condition of \p B, if it has one.
   static const clang::Expr *conditionOf(const clang::CFGBlock *B);
-  bool isUniformBranch(FrameBlock FB);
+  bool isUniformBranch(FrameBlock FB,
+                       llvm::DenseMap<FrameBlock, bool> &UniformBranches);
   bool blockDeallocates(const clang::CFGBlock &B);
   bool stmtDeallocates(const clang::Stmt *S, unsigned Depth);
   bool functionDeallocates(const clang::FunctionDecl *FD, unsigned Depth);
 
   clang::ASTContext &Ctx;
   const TmemInstructionRecognizer &Recognizer;
+  // Only facts keyed by the AST outlive one question: the analyzer frees
+  // the CFGs and stack frames of a top-level function when it is done, and
+  // their addresses are reused for the next one.
   CtaUniformity Uniformity;
-  llvm::DenseMap<FrameBlock, bool> UniformBranches;
-  llvm::DenseMap<const clang::CFGBlock *, bool> BlockResults;
   /// Functions known to (possibly) deallocate; false while in progress.
   llvm::DenseMap<const clang::FunctionDecl *, bool> FunctionResults;
 };
