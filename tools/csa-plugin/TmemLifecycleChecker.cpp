@@ -203,20 +203,19 @@ void TmemLifecycleChecker::applyAlloc(const RecognizedOp &R, const Stmt *Site,
                                       Progress &P) const {
   if (R.Guarded)
     return;
-  if (R.Op.Group != CtaGroup::Unspecified)
-    if (const Stmt *Relinquish = getRelinquish(P.State, R.Op.Group)) {
-      (void)Relinquish;
-      ExplodedNode *N = C.generateNonFatalErrorNode(P.State, P.Node);
-      if (!N)
-        return;
-      emitReport(AllocAfterRelinquishBug,
-                 "tcgen05.alloc after tcgen05.relinquish_alloc_permit." +
-                     groupSpelling(R.Op.Group) +
-                     " on this path: the CTA may not allocate any more "
-                     "(rule A8)",
-                 nullptr, Site, N, C);
-      P.Node = N;
-    }
+  if (R.Op.Group != CtaGroup::Unspecified &&
+      getRelinquish(P.State, R.Op.Group)) {
+    ExplodedNode *N = C.generateNonFatalErrorNode(P.State, P.Node);
+    if (!N)
+      return;
+    emitReport(AllocAfterRelinquishBug,
+               "tcgen05.alloc after tcgen05.relinquish_alloc_permit." +
+                   groupSpelling(R.Op.Group) +
+                   " on this path: the CTA may not allocate any more "
+                   "(rule A8)",
+               nullptr, Site, N, C);
+    P.Node = N;
+  }
 
   // The slot is an lvalue the path can name; otherwise stay silent.
   const Expr *SlotExpr = R.operandExpr(R.Op.SlotOperand);
