@@ -137,6 +137,21 @@ __global__ void persistent_gemm(float *out, const uint64_t *adesc,
     tmem_dealloc(acc, 256);
 }
 
+// The address broadcast from lane 0 with __shfl_sync is the same address.
+__global__ void broadcast_address(float *out) {
+  __shared__ uint32_t slot;
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 0)
+    tmem_alloc(&slot, 128);
+  __syncthreads();
+  const uint32_t base = __shfl_sync(0xffffffffu, slot, 0);
+  if (warp < 4)
+    out[threadIdx.x] = __uint_as_float(tmem_ld(base + ((warp * 32) << 16)));
+  __syncthreads();
+  if (warp == 0)
+    tmem_dealloc(base, 128);
+}
+
 // DeepGEMM allocates in one warp and frees in another (rules A7): the
 // allocating thread never runs the dealloc, another warp does.
 __global__ void alloc_and_free_in_different_warps(float *out) {

@@ -121,6 +121,34 @@ __global__ void cutlass_allocator_not_freed(float *out) {
     allocator.allocate(512, &tmem_base); // expected-warning {{TMEM allocated into 'tmem_base' is not deallocated before kernel 'cutlass_allocator_not_freed' returns (rule A9)}} expected-note {{TMEM allocated here}} expected-note {{TMEM allocated into 'tmem_base' is not deallocated before kernel 'cutlass_allocator_not_freed' returns (rule A9)}}
 }
 
+// Allocated by warp 2, freed by warp 0, but a CTA-uniform return comes
+// first, so warp 0 never gets there.
+__global__ void other_warp_never_frees(float *out, int m) {
+  __shared__ uint32_t slot;
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 2) // expected-note {{Assuming 'warp' is equal to 2}} expected-note {{Taking true branch}}
+    TMEM_ALLOC(&slot, 32); // expected-note {{TMEM allocated here}}
+  __syncthreads();
+  if (m == 0) // expected-note {{Assuming 'm' is equal to 0}} expected-note {{Taking true branch}}
+    return; // expected-warning {{TMEM allocated into 'slot' is not deallocated before kernel 'other_warp_never_frees' returns (rule A9)}} expected-note {{TMEM allocated into 'slot' is not deallocated before kernel 'other_warp_never_frees' returns (rule A9)}}
+  if (warp == 0)
+    TMEM_DEALLOC(slot, 32);
+}
+
+// Two regions, only the accumulator freed: the other warps skip the
+// dealloc under the same `warp == 0` test they skipped the alloc with.
+__global__ void second_region_not_freed(float *out) {
+  __shared__ uint32_t acc_slot, sf_slot;
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 0) { // expected-note {{Assuming 'warp' is equal to 0}} expected-note {{Taking true branch}}
+    TMEM_ALLOC(&acc_slot, 128);
+    TMEM_ALLOC(&sf_slot, 32); // expected-note {{TMEM allocated here}}
+  }
+  __syncthreads();
+  if (warp == 0) // expected-note {{'warp' is equal to 0}} expected-note {{Taking true branch}}
+    TMEM_DEALLOC(acc_slot, 128); // expected-warning {{TMEM allocated into 'sf_slot' is not deallocated before kernel 'second_region_not_freed' returns (rule A9)}} expected-note {{TMEM allocated into 'sf_slot' is not deallocated before kernel 'second_region_not_freed' returns (rule A9)}}
+}
+
 // Correct: an early return before the alloc.
 __global__ void return_before_alloc(float *out, int m) {
   __shared__ uint32_t slot;

@@ -98,7 +98,7 @@ __global__ void copy_and_shift_after_dealloc(uint64_t sdesc, int shift) {
 // Through a helper: the report is at the helper's load.
 __device__ __forceinline__ uint32_t tmem_ld(uint32_t taddr) {
   uint32_t r;
-  asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];" // expected-warning {{tcgen05.ld accesses TMEM after it was deallocated (rule A9)}} expected-note {{tcgen05.ld accesses TMEM after it was deallocated (rule A9)}}
+  asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];" // expected-warning 2 {{tcgen05.ld accesses TMEM after it was deallocated (rule A9)}} expected-note 2 {{tcgen05.ld accesses TMEM after it was deallocated (rule A9)}}
                : "=r"(r) : "r"(taddr));
   asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
   return r;
@@ -110,6 +110,17 @@ __global__ void helper_load_after_dealloc(float *out) {
     out[threadIdx.x] = __uint_as_float(tmem_ld(slot));
     TMEM_DEALLOC(slot, 32); // expected-note {{TMEM deallocated here}}
     out[threadIdx.x + 32] = __uint_as_float(tmem_ld(slot)); // expected-note {{Calling 'tmem_ld'}}
+  }
+}
+
+// The address broadcast with __shfl_sync is freed, the slot read later.
+__global__ void load_through_slot_after_broadcast_dealloc(float *out) {
+  __shared__ uint32_t slot;
+  if (threadIdx.x < 32) { // expected-note {{Assuming the condition is true}} expected-note {{Taking true branch}}
+    TMEM_ALLOC(&slot, 32); // expected-note {{TMEM allocated here}}
+    const uint32_t base = __shfl_sync(0xffffffffu, slot, 0);
+    TMEM_DEALLOC(base, 32); // expected-note {{TMEM deallocated here}}
+    out[threadIdx.x] = __uint_as_float(tmem_ld(slot)); // expected-note {{Calling 'tmem_ld'}}
   }
 }
 

@@ -6,6 +6,8 @@
 
 #include "CudaDeviceModeling.h"
 
+#include "AllocationState.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/StaticAnalyzer/Core/Checker.h"
 #include "clang/StaticAnalyzer/Core/PathSensitive/CallEvent.h"
@@ -32,8 +34,8 @@ namespace {
 ///    return the same symbol every time a path reads the same register, so
 ///    `if (threadIdx.x / 32 == 0)` taken twice stays consistent;
 ///  * `__nvvm_shfl_sync_idx_i32` (behind `__shfl_sync`) of a warp-uniform
-///    value (`threadIdx.x / 32`, the CUTLASS warp-index idiom) returns that
-///    value;
+///    value (`threadIdx.x / 32`, the CUTLASS warp-index idiom, or a TMEM
+///    address read from its slot) returns that value;
 ///  * `__cvta_generic_to_shared(p)` returns `p` as an integer, so the
 ///    shared-memory address an alloc is given still names the slot;
 ///  * barriers (`__syncthreads`, `__syncwarp`, `bar.sync` builtins) do not
@@ -135,6 +137,10 @@ bool CudaDeviceModeling::evalToShared(const CallEvent &Call,
 
 bool CudaDeviceModeling::isWarpUniform(ProgramStateRef State, SVal V) const {
   if (isa<nonloc::ConcreteInt>(V))
+    return true;
+  // The address tcgen05.alloc stored, as every thread reads it back.
+  if (SymbolRef Sym = V.getAsSymbol();
+      Sym && findAllocationHandle(State, V) == Sym)
     return true;
   return isWarpUniformSymbol(State, V.getAsSymbol(), 0);
 }

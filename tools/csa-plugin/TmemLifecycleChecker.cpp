@@ -361,21 +361,25 @@ void TmemLifecycleChecker::emitReport(const BugType &BT, std::string Message,
 
 void TmemLifecycleChecker::checkPostCall(const CallEvent &Call,
                                          CheckerContext &C) const {
-  // A function the analyzer did not step into may free what it is given.
-  // Builtins cannot, and modelled wrappers were evaluated above.
-  if (C.wasInlined)
-    return;
-  const auto *FD = dyn_cast_or_null<FunctionDecl>(Call.getDecl());
-  if (FD &&
-      (FD->getBuiltinID() != 0 ||
-       TmemInstructionRecognizer::lifecycleModel(FD) ||
-       (FD->getIdentifier() && FD->getName() == "__cvta_generic_to_shared")))
+  // A call the analyzer did not step into may free the address it is
+  // given, or turn it into a value the path cannot relate to it (a builtin
+  // that is not modelled). Unless the call returns the address itself (a
+  // modelled shuffle, __builtin_expect), the allocation escapes.
+  if (C.wasInlined || TmemInstructionRecognizer::lifecycleModel(
+                          dyn_cast_or_null<FunctionDecl>(Call.getDecl())))
     return;
   ProgramStateRef State = C.getState();
+  SVal Result = Call.getReturnValue();
+  auto Returned = [&Result](SymbolRef Sym) {
+    for (SymbolRef Part : Result.symbols())
+      if (Part == Sym)
+        return true;
+    return false;
+  };
   for (unsigned I = 0; I < Call.getNumArgs(); ++I)
     for (SymbolRef Sym : Call.getArgSVal(I).symbols())
       if (const TmemAllocation *A = getAllocation(State, Sym);
-          A && A->isAllocated())
+          A && A->isAllocated() && !Returned(Sym))
         State = setAllocation(State, Sym,
                               A->withPhase(TmemAllocation::Phase::Escaped));
   C.addTransition(State);
