@@ -23,13 +23,13 @@ namespace tmemcheck::csa {
 /// Other threads part from this thread's path at the branches whose
 /// condition may differ between the threads of a CTA (CtaUniformity cannot
 /// prove it uniform). From the successor this path did not take they may go
-/// anywhere the CFG leads — through the code after the arms join, back into
-/// the callers — except that at a CTA-uniform branch this path decided,
+/// anywhere the CFG leads (through the code after the arms join, back into
+/// the callers), except that at a CTA-uniform branch this path decided,
 /// they decide the same way, and at a branch on the same stable condition as
 /// the one they left by (`if (warp == 0)` twice) they take the same arm
-/// again. If a tcgen05.dealloc (in asm, a modelled
-/// wrapper, a called function, or an unknown call that might free) lies on
-/// that way, some other thread may have freed the allocation.
+/// again. If a tcgen05.dealloc (in asm, a modelled wrapper, a called
+/// function, or an unknown call that might free) lies on that way, some
+/// other thread may have freed the allocation.
 class SkippedDeallocs {
 public:
   SkippedDeallocs(clang::ASTContext &Ctx,
