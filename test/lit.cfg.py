@@ -4,6 +4,9 @@
 #   cuda  - a CUDA installation (headers) exists: tests using CCCL wrappers.
 #   nvcc  - nvcc can compile for sm_100a: tests that validate kernels as
 #           real PTX. Without them those tests report UNSUPPORTED.
+#   clang-tidy - clang-tidy-22 and the clang-tidy plugin exist.
+#   csa-plugin - clang-22 and the Static Analyzer plugin exist (it is not
+#           built in the sanitized build).
 import os
 import shutil
 import subprocess
@@ -33,6 +36,7 @@ for candidate in [os.environ.get("CUDA_PATH"), "/usr/local/cuda"]:
         break
 if cuda_root:
     config.available_features.add("cuda")
+    config.substitutions.append(("%cuda-path", cuda_root))
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
@@ -76,3 +80,25 @@ if chromium:
 else:
     lit_config.note("chromium not found: the HTML report is not rendered "
                     "(apt-get install chromium to run that test)")
+
+# The Clang Static Analyzer plugin is tested with the real clang-22, through
+# `--analyze -Xclang -load` and clang's own -verify.
+if config.clang and os.path.exists(config.clang) and \
+        os.path.exists(config.csa_plugin):
+    config.available_features.add("csa-plugin")
+    # %csa-analyze: the device side of a CUDA file under the Static Analyzer
+    # with the plugin's checker and text notes (docs/csa-checker.md); tests
+    # add the headers (-nocudainc and the stub, or %cuda-path) and -verify.
+    config.substitutions.append((
+        "%csa-analyze",
+        " ".join([config.clang, "-x cuda --cuda-device-only",
+                  "--cuda-gpu-arch=sm_100a -nocudalib",
+                  "-Wno-unknown-cuda-version -fsyntax-only -Xclang -analyze",
+                  "-Xclang -load -Xclang", config.csa_plugin,
+                  "-Xclang -analyzer-checker=tmem.TmemLifecycle",
+                  "-Xclang -analyzer-output=text"])))
+    config.substitutions.append(("%csa-plugin", config.csa_plugin))
+    config.substitutions.append(("%csa-clang", config.clang))
+else:
+    lit_config.note("clang-22 or the Static Analyzer plugin not found: the "
+                    "plugin tests are skipped")
