@@ -119,4 +119,19 @@ std::vector<unsigned> KernelGraph::reversePostOrder() const {
   return Order;
 }
 
+std::vector<uint8_t> KernelGraph::reachableFrom(unsigned From) const {
+  std::vector<uint8_t> Reached(Blocks.size(), 0);
+  std::vector<unsigned> Work(Blocks[From].Succs.begin(),
+                             Blocks[From].Succs.end());
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    if (Reached[B])
+      continue;
+    Reached[B] = 1;
+    Work.insert(Work.end(), Blocks[B].Succs.begin(), Blocks[B].Succs.end());
+  }
+  return Reached;
+}
+
 } // namespace tmemcheck
