@@ -4,6 +4,8 @@
 #   cuda  - a CUDA installation (headers) exists: tests using CCCL wrappers.
 #   nvcc  - nvcc can compile for sm_100a: tests that validate kernels as
 #           real PTX. Without them those tests report UNSUPPORTED.
+#   clang-apply-replacements - LLVM 22's clang-apply-replacements (package
+#           clang-tools-22): tests that --export-fixes output applies.
 import os
 import shutil
 import subprocess
@@ -66,3 +68,15 @@ if config.clang_tidy and os.path.exists(config.clang_tidy) and \
 else:
     lit_config.note("clang-tidy-22 or the plugin not found: the plugin tests "
                     "are skipped")
+
+# clang-apply-replacements consumes --export-fixes files.
+apply_replacements = (shutil.which("clang-apply-replacements",
+                                   path=config.llvm_tools_dir) or
+                      shutil.which("clang-apply-replacements-22"))
+if apply_replacements:
+    config.available_features.add("clang-apply-replacements")
+    config.substitutions.append(("%clang-apply-replacements",
+                                 apply_replacements))
+else:
+    lit_config.note("clang-apply-replacements not found: the test that "
+                    "applies --export-fixes output is skipped")
