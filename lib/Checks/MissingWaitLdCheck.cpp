@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace tmemcheck {
 
 namespace {
@@ -29,6 +31,7 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     std::optional<EventIndex> Index;
+    std::set<int> Fixed; // statements that already got the wait
     for (const CompletionHazard &H : Ctx.completion().loadHazards()) {
       std::string What;
       switch (H.K) {
@@ -56,8 +59,12 @@ public:
           {locationSeenFrom(*H.Op, *H.At), "the tcgen05.ld is issued here"});
       if (!Index)
         Index.emplace(G);
-      if (std::optional<FixIt> Fix = waitBefore(Ctx, *Index, H))
-        F.Fixes.push_back(std::move(*Fix));
+      // One fix-it per statement: two findings at one release share it.
+      if (!Fixed.count(H.At->Statement))
+        if (std::optional<FixIt> Fix = waitBefore(Ctx, *Index, H)) {
+          Fixed.insert(H.At->Statement);
+          F.Fixes.push_back(std::move(*Fix));
+        }
       Out.report(std::move(F));
     }
   }

@@ -102,8 +102,9 @@ struct Event {
   /// The instruction has a `@p` guard (typically from elect.sync): it is
   /// not executed by every thread that reaches it.
   bool Guarded = false;
-  /// For Tmem and Sync events: index into KernelGraph::Statements of the
-  /// statement of the kernel body that leads to the event, or -1.
+  /// For Tmem, Sync and VariableRead events: index into
+  /// KernelGraph::Statements of the statement of the kernel body that leads
+  /// to the event, or -1.
   int Statement = -1;
 
   /// The position to report: Loc if it is in user code, else the innermost

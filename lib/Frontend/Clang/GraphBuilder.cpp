@@ -373,6 +373,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
         E.K = Event::Kind::VariableRead;
         E.Loc = toSourceLoc(SM, Arg->getBeginLoc());
         E.Stack = F.Stack;
+        E.Statement = Facts.statementOf(CC, F);
         E.VariableId = Id;
         E.VariableName = Name;
         addEvent(Cur, std::move(E));
@@ -436,6 +437,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     E.K = Event::Kind::VariableRead;
     E.Loc = toSourceLoc(SM, Sub->getBeginLoc());
     E.Stack = F.Stack;
+    E.Statement = Facts.statementOf(IC, F);
     E.VariableId = Id;
     E.VariableName = Name;
     addEvent(Cur, std::move(E));
