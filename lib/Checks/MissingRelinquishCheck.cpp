@@ -80,12 +80,13 @@ private:
       return isAlloc(E) || E.K == Event::Kind::OpaqueCall;
     };
     std::vector<uint8_t> After = G.reachableFrom(LastBlock);
+    std::vector<uint8_t> Before = G.reaching(LastBlock);
     for (unsigned B = 0; B < G.Blocks.size(); ++B)
       for (const Event &E : G.Blocks[B].Events) {
         bool Later = After[B] || (B == LastBlock && E.Id > Last.Id);
         if (Later && MayAllocate(E))
           return std::nullopt;
-        if (isAlloc(E) && B != LastBlock && !G.reachableFrom(B)[LastBlock])
+        if (isAlloc(E) && B != LastBlock && !Before[B])
           return std::nullopt;
       }
     // CCCL's tcgen05_alloc.h, which the alloc came from, declares the

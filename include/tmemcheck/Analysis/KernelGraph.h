@@ -193,6 +193,8 @@ struct KernelGraph {
   /// Blocks reachable from \p From through at least one edge (From itself
   /// only if it is on a cycle), as a flag per block.
   std::vector<uint8_t> reachableFrom(unsigned From) const;
+  /// Blocks from which \p To is reachable through at least one edge.
+  std::vector<uint8_t> reaching(unsigned To) const;
   /// The kernel statement \p E belongs to, or nullptr.
   const KernelStatement *statementOf(const Event &E) const {
     return E.Statement >= 0 ? &Statements[E.Statement] : nullptr;
