@@ -28,10 +28,12 @@ const OperandValue *columnCountOperand(const Event &E) {
 }
 
 /// The written literal of \p V when it is the operand's value.
-const WrittenLiteral *rewritableLiteral(const OperandValue &V) {
-  if (!V.Literal || !V.Value.Constant || V.Literal->Value != *V.Value.Constant)
+const WrittenLiteral *rewritableLiteral(const KernelGraph &G,
+                                        const OperandValue &V) {
+  const WrittenLiteral *L = G.literalOf(V);
+  if (!L || !V.Value.Constant || L->Value != *V.Value.Constant)
     return nullptr;
-  return &*V.Literal;
+  return L;
 }
 
 /// \p L rewritten to \p Cols, keeping its suffix (`96u` -> `128u`).
@@ -53,7 +55,8 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
-    std::optional<unsigned> DeallocTarget = deallocTarget(G);
+    // Computed on the first dealloc finding that could use it.
+    std::optional<std::optional<unsigned>> DeallocTarget;
     G.forEachEvent([&](const Event &E) {
       const OperandValue *V = columnCountOperand(E);
       if (!V || !V->Value.Constant ||
@@ -79,8 +82,10 @@ public:
       // The literal is rewritten in place: an alloc to the next legal size,
       // a dealloc to the size every alloc of the kernel will have (when its
       // own count rounds up to that size too).
-      const WrittenLiteral *L = rewritableLiteral(*V);
-      if (L && Legal && (IsAlloc || DeallocTarget == Legal))
+      const WrittenLiteral *L = rewritableLiteral(G, *V);
+      if (L && Legal && !IsAlloc && !DeallocTarget)
+        DeallocTarget = deallocTarget(G);
+      if (L && Legal && (IsAlloc || *DeallocTarget == Legal))
         F.Fixes.push_back(rewrite(*L, *Legal));
       Out.report(std::move(F));
     });
@@ -105,7 +110,7 @@ private:
       std::optional<unsigned> Final;
       if (V->Value.Constant && isLegalAllocColumnCount(*V->Value.Constant))
         Final = static_cast<unsigned>(*V->Value.Constant);
-      else if (V->Value.Constant && rewritableLiteral(*V))
+      else if (V->Value.Constant && rewritableLiteral(G, *V))
         Final = roundUpToLegalAllocColumnCount(*V->Value.Constant);
       if (!Final || (Target && *Target != *Final))
         Consistent = false;

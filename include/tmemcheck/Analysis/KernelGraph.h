@@ -45,9 +45,10 @@ struct OperandValue {
   AbstractValue Value;
   std::vector<AbstractValue> Elements;
   int64_t AddressOffset = 0;
-  /// Recorded for the column count of alloc/dealloc only (tmem-alloc-ncols
-  /// rounds it up in place).
-  std::optional<WrittenLiteral> Literal;
+  /// Where the value is written as a literal: an index into
+  /// KernelGraph::Literals, or -1. Recorded for the column count of
+  /// alloc/dealloc only (tmem-alloc-ncols rounds it up in place).
+  int Literal = -1;
 };
 
 /// A statement of the kernel's own body that an event belongs to (the
@@ -181,6 +182,8 @@ struct KernelGraph {
   std::vector<AnalysisRemark> Remarks;
   /// Statements of the kernel body that events refer to (Event::Statement).
   std::vector<KernelStatement> Statements;
+  /// Literals that operands are written as (OperandValue::Literal).
+  std::vector<WrittenLiteral> Literals;
   /// The call the kernel's file already uses to wait for loads, when it
   /// calls a wrapper of tcgen05.wait::ld (`cuda::ptx::tcgen05_wait_ld()`,
   /// a local helper) declared before the kernel; empty: it writes raw asm.
@@ -198,6 +201,10 @@ struct KernelGraph {
   /// The kernel statement \p E belongs to, or nullptr.
   const KernelStatement *statementOf(const Event &E) const {
     return E.Statement >= 0 ? &Statements[E.Statement] : nullptr;
+  }
+  /// The literal \p V is written as, or nullptr.
+  const WrittenLiteral *literalOf(const OperandValue &V) const {
+    return V.Literal >= 0 ? &Literals[V.Literal] : nullptr;
   }
   /// Calls F on every event of every block.
   template <typename Fn> void forEachEvent(Fn F) const {

@@ -189,8 +189,23 @@ std::optional<WrittenLiteral> writtenLiteral(const ASTContext &Ctx,
 
 } // namespace
 
-std::optional<WrittenLiteral> FixItFacts::literalOf(const Expr *E,
-                                                    const Frame &F) {
+int FixItFacts::add(std::optional<WrittenLiteral> L) {
+  if (!L || !G)
+    return -1;
+  G->Literals.push_back(std::move(*L));
+  return G->Literals.size() - 1;
+}
+
+int FixItFacts::literalOf(const Expr *E, const Frame &F) {
+  return add(findLiteral(E, F));
+}
+
+int FixItFacts::immediateOf(const GCCAsmStmt &S, const ptx::Operand &O) {
+  return add(findImmediate(S, O));
+}
+
+std::optional<WrittenLiteral> FixItFacts::findLiteral(const Expr *E,
+                                                      const Frame &F) {
   const Frame *Fr = &F;
   // A bounded number of parameter hops, as the inlining depth is.
   for (unsigned Hops = 0; E && Hops <= 16;) {
@@ -248,8 +263,8 @@ bool FixItFacts::isUsedOnce(const ParmVarDecl *P, const FunctionDecl *FD) {
   return It->second = Uses == 1;
 }
 
-std::optional<WrittenLiteral> FixItFacts::immediateOf(const GCCAsmStmt &S,
-                                                      const ptx::Operand &O) {
+std::optional<WrittenLiteral> FixItFacts::findImmediate(const GCCAsmStmt &S,
+                                                        const ptx::Operand &O) {
   const auto *Lit = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
   if (O.K != ptx::Operand::Kind::Immediate || !Lit || !Lit->isOrdinary() ||
       O.Range.Length == 0 ||

@@ -45,12 +45,11 @@ public:
 
   /// \p E (evaluated in \p F) as an integer literal written in user code,
   /// followed through the parameters of inlined calls to the argument
-  /// written at a call site.
-  std::optional<WrittenLiteral> literalOf(const clang::Expr *E, const Frame &F);
+  /// written at a call site: an index into the graph's Literals, or -1.
+  int literalOf(const clang::Expr *E, const Frame &F);
   /// An immediate operand \p O of the asm template of \p S, when it maps
-  /// byte for byte onto the string literal in the source.
-  std::optional<WrittenLiteral> immediateOf(const clang::GCCAsmStmt &S,
-                                            const ptx::Operand &O);
+  /// byte for byte onto the string literal in the source (index or -1).
+  int immediateOf(const clang::GCCAsmStmt &S, const ptx::Operand &O);
 
   /// Records that \p CE, a call in user code, does nothing but
   /// tcgen05.wait::ld: a wrapper the file uses (\p QualifiedName, e.g.
@@ -70,6 +69,12 @@ private:
   /// True if the body of \p FD names \p P once: a literal passed for P
   /// then feeds nothing but the use being followed.
   bool isUsedOnce(const clang::ParmVarDecl *P, const clang::FunctionDecl *FD);
+  std::optional<WrittenLiteral> findLiteral(const clang::Expr *E,
+                                            const Frame &F);
+  std::optional<WrittenLiteral> findImmediate(const clang::GCCAsmStmt &S,
+                                              const ptx::Operand &O);
+  /// Adds \p L to the graph's Literals; its index, or -1.
+  int add(std::optional<WrittenLiteral> L);
 
   struct WaitLdWrapperCall {
     std::string Call;
