@@ -14,7 +14,7 @@ std::optional<FixIt> insertLineBefore(const KernelStatement &S,
                                       llvm::StringRef Code) {
   if (!S.LineStart)
     return std::nullopt;
-  return FixIt{S.File, *S.LineStart, 0, S.Indent + Code.str() + S.LineBreak};
+  return FixIt{S.File, *S.LineStart, 0, S.Indent + Code.str() + S.lineBreak()};
 }
 
 std::optional<FixIt> insertLineAfter(const KernelStatement &S,
@@ -22,7 +22,7 @@ std::optional<FixIt> insertLineAfter(const KernelStatement &S,
   if (!S.NextLineStart || !S.LineStart)
     return std::nullopt;
   return FixIt{S.File, *S.NextLineStart, 0,
-               S.Indent + Code.str() + S.LineBreak};
+               S.Indent + Code.str() + S.lineBreak()};
 }
 
 bool isWarpConverged(AnalysisContext &Ctx, const Event &E, unsigned B) {

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tmemcheck {
@@ -56,10 +57,11 @@ struct OperandValue {
 /// of its own before or after it need it. Recorded only for statements
 /// directly inside a `{ }` block and not written by a macro.
 struct KernelStatement {
-  SourceLoc Begin, End;  ///< its extent, to tell whether an event is in it.
-  std::string File;      ///< the file the offsets are in.
-  std::string Indent;    ///< the whitespace that starts its first line.
-  std::string LineBreak; ///< how that line ends: "\n" or "\r\n".
+  std::string File; ///< the file it is in; offsets are bytes into it.
+  /// Its first and last token, to tell whether an event lies inside it.
+  unsigned FirstLine = 0, FirstColumn = 0, LastLine = 0, LastColumn = 0;
+  std::string Indent; ///< the whitespace that starts its first line.
+  bool CrLf = false;  ///< its line ends with "\r\n", not "\n".
   /// Offset of the start of its first line, when only Indent precedes it.
   std::optional<unsigned> LineStart;
   /// Offset just past the line break that ends its last line, when only
@@ -68,8 +70,13 @@ struct KernelStatement {
 
   /// True if \p L lies within the statement.
   bool contains(const SourceLoc &L) const {
-    return L.File == Begin.File && !(L < Begin) && !(End < L);
+    return L.File == File &&
+           std::make_pair(L.Line, L.Column) >=
+               std::make_pair(FirstLine, FirstColumn) &&
+           std::make_pair(L.Line, L.Column) <=
+               std::make_pair(LastLine, LastColumn);
   }
+  const char *lineBreak() const { return CrLf ? "\r\n" : "\n"; }
 };
 
 /// Something that happens in a kernel, in program order within a block.

@@ -34,42 +34,8 @@ bool isBlank(char C) { return C == ' ' || C == '\t'; }
 void FixItFacts::beginKernel(const FunctionDecl *K, KernelGraph &Graph) {
   G = &Graph;
   Kernel = K;
-  Indexed = false;
-  BlockStatementOf.clear();
-  StatementIndex.clear();
-}
-
-void FixItFacts::indexKernelBody(const Stmt *Body) {
-  // Iterative walks: kernels with huge expressions must not overflow the
-  // stack.
-  std::vector<const Stmt *> Work{Body};
-  std::vector<const Stmt *> Owned;
-  while (!Work.empty()) {
-    const Stmt *S = Work.back();
-    Work.pop_back();
-    if (!S)
-      continue;
-    if (const auto *CS = dyn_cast<CompoundStmt>(S))
-      for (const Stmt *Child : CS->body()) {
-        if (!Child || !isSimpleStatement(Child))
-          continue;
-        // Everything of the statement down to nested statements (a lambda
-        // body, a statement expression) belongs to it.
-        Owned.assign(1, Child);
-        while (!Owned.empty()) {
-          const Stmt *N = Owned.back();
-          Owned.pop_back();
-          if (!N)
-            continue;
-          BlockStatementOf.try_emplace(N, Child);
-          for (const Stmt *C : N->children())
-            if (C && isa<Expr>(C))
-              Owned.push_back(C);
-        }
-      }
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
+  Queried.clear();
+  QueriedStmts.clear();
 }
 
 int FixItFacts::statementOf(const Stmt *S, const Frame &F) {
@@ -81,21 +47,71 @@ int FixItFacts::statementOf(const Stmt *S, const Frame &F) {
     if (!InKernel)
       return -1;
   }
-  if (!Indexed) {
-    Indexed = true;
-    if (const Stmt *Body = Kernel->getBody())
-      indexKernelBody(Body);
-  }
-  auto Owner = BlockStatementOf.find(InKernel);
-  if (Owner == BlockStatementOf.end())
-    return -1;
-  auto [It, New] = StatementIndex.try_emplace(Owner->second, -1);
+  auto [It, New] = Queried.try_emplace(InKernel, QueriedStmts.size());
   if (New)
-    if (std::optional<KernelStatement> K = describe(Owner->second)) {
-      It->second = G->Statements.size();
-      G->Statements.push_back(std::move(*K));
-    }
+    QueriedStmts.push_back(InKernel);
   return It->second;
+}
+
+void FixItFacts::endKernel() {
+  if (!G || !Kernel)
+    return;
+  // Which statement directly inside a `{ }` block each queried node belongs
+  // to: one walk of the kernel body, stopped once all are found. The walks
+  // are iterative: kernels with huge expressions must not overflow the
+  // stack.
+  std::vector<const Stmt *> OwnerOf(QueriedStmts.size(), nullptr);
+  size_t Found = 0;
+  std::vector<const Stmt *> Work{Kernel->getBody()};
+  std::vector<const Stmt *> Owned;
+  while (!Work.empty() && Found < QueriedStmts.size()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      for (const Stmt *Child : CS->body()) {
+        if (!Child || !isSimpleStatement(Child))
+          continue;
+        // Everything of the statement down to nested statements (a lambda
+        // body, a statement expression: not followed) belongs to it.
+        Owned.assign(1, Child);
+        while (!Owned.empty()) {
+          const Stmt *N = Owned.back();
+          Owned.pop_back();
+          auto Q = Queried.find(N);
+          if (Q != Queried.end() && !OwnerOf[Q->second]) {
+            OwnerOf[Q->second] = Child;
+            ++Found;
+          }
+          for (const Stmt *C : N->children())
+            if (C && isa<Expr>(C))
+              Owned.push_back(C);
+        }
+      }
+    // Into nested blocks; a simple statement of a block was searched above.
+    for (const Stmt *C : S->children())
+      if (!isa<CompoundStmt>(S) || (C && !isSimpleStatement(C)))
+        Work.push_back(C);
+  }
+  // One KernelStatement per owner; events get its index.
+  llvm::DenseMap<const Stmt *, int> Index;
+  std::vector<int> Final(QueriedStmts.size(), -1);
+  for (size_t I = 0; I < OwnerOf.size(); ++I) {
+    if (!OwnerOf[I])
+      continue;
+    auto [It, New] = Index.try_emplace(OwnerOf[I], -1);
+    if (New)
+      if (std::optional<KernelStatement> K = describe(OwnerOf[I])) {
+        It->second = G->Statements.size();
+        G->Statements.push_back(std::move(*K));
+      }
+    Final[I] = It->second;
+  }
+  for (Block &B : G->Blocks)
+    for (Event &E : B.Events)
+      if (E.Statement >= 0)
+        E.Statement = Final[E.Statement];
 }
 
 std::optional<KernelStatement> FixItFacts::describe(const Stmt *S) const {
@@ -117,16 +133,21 @@ std::optional<KernelStatement> FixItFacts::describe(const Stmt *S) const {
       SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
   if (EndOff > Buf.size() || BeginOff > EndOff)
     return std::nullopt;
+  // Events are located by presumed positions: a `#line` that renames the
+  // file would make them incomparable with the statement.
+  SourceLoc First = toSourceLoc(SM, B), Last = toSourceLoc(SM, E);
+  if (First.File != FE->getName())
+    return std::nullopt;
 
   KernelStatement K;
-  K.Begin = toSourceLoc(SM, B);
-  K.End = toSourceLoc(SM, E);
-  K.File = FE->getName().str();
+  K.File = First.File;
+  K.FirstLine = First.Line;
+  K.FirstColumn = First.Column;
+  K.LastLine = Last.Line;
+  K.LastColumn = Last.Column;
   size_t Newline = Buf.find('\n', BeginOff);
-  K.LineBreak =
-      Newline != StringRef::npos && Newline > 0 && Buf[Newline - 1] == '\r'
-          ? "\r\n"
-          : "\n";
+  K.CrLf =
+      Newline != StringRef::npos && Newline > 0 && Buf[Newline - 1] == '\r';
 
   size_t LineStart = BeginOff;
   while (LineStart > 0 && isBlank(Buf[LineStart - 1]))

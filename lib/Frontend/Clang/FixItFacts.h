@@ -36,11 +36,15 @@ public:
 
   /// Starts the graph \p G of \p Kernel: statements are numbered per graph.
   void beginKernel(const clang::FunctionDecl *Kernel, KernelGraph &G);
+  /// Ends the kernel: resolves the statements of its events (below).
+  void endKernel();
 
-  /// Index into the graph's Statements of the statement of the kernel body
-  /// that leads to \p S, a statement of the function of frame \p F (the
-  /// outermost call when F is an inlined callee); -1 when that statement is
-  /// not directly in a `{ }` block, comes from a macro, or is implicit.
+  /// A provisional number for the statement of the kernel body that leads
+  /// to \p S, a statement of the function of frame \p F (the outermost call
+  /// when F is an inlined callee), for Event::Statement; -1 for implicit
+  /// calls. endKernel() turns it into an index into the graph's Statements,
+  /// or -1 when that statement is not directly in a `{ }` block or comes
+  /// from a macro.
   int statementOf(const clang::Stmt *S, const Frame &F);
 
   /// \p E (evaluated in \p F) as an integer literal written in user code,
@@ -62,9 +66,6 @@ public:
   std::string waitLdCallFor(const clang::FunctionDecl *Kernel) const;
 
 private:
-  /// Maps every expression of a statement directly inside a `{ }` block
-  /// of the kernel body to that statement.
-  void indexKernelBody(const clang::Stmt *Body);
   std::optional<KernelStatement> describe(const clang::Stmt *S) const;
   /// True if the body of \p FD names \p P once: a literal passed for P
   /// then feeds nothing but the use being followed.
@@ -86,9 +87,9 @@ private:
   ValueEvaluator &Eval;
   KernelGraph *G = nullptr;
   const clang::FunctionDecl *Kernel = nullptr;
-  bool Indexed = false;
-  llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> BlockStatementOf;
-  llvm::DenseMap<const clang::Stmt *, int> StatementIndex;
+  /// The kernel-level nodes statementOf was asked about, numbered.
+  llvm::DenseMap<const clang::Stmt *, int> Queried;
+  std::vector<const clang::Stmt *> QueriedStmts;
   llvm::DenseMap<const clang::ParmVarDecl *, bool> UsedOnce;
   std::vector<WaitLdWrapperCall> WaitLdWrappers;
 };

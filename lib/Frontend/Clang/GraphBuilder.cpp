@@ -202,6 +202,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
     Graph.Entry = S->Entry;
     Graph.Exit = S->Exit;
   }
+  Facts.endKernel();
   // Number events in program order (reverse post-order of blocks), which
   // checks use as "earlier"; CFG construction order is not program order.
   constexpr unsigned Unnumbered = ~0u;
