@@ -112,6 +112,8 @@ void FixItFacts::endKernel() {
     for (Event &E : B.Events)
       if (E.Statement >= 0)
         E.Statement = Final[E.Statement];
+  G = nullptr; // the graph is moved away when build() returns
+  Kernel = nullptr;
 }
 
 std::optional<KernelStatement> FixItFacts::describe(const Stmt *S) const {
