@@ -7,6 +7,8 @@
 #   clang-tidy - clang-tidy-22 and the clang-tidy plugin exist.
 #   csa-plugin - clang-22 and the Static Analyzer plugin exist (it is not
 #           built in the sanitized build).
+#   clang-apply-replacements - LLVM 22's clang-apply-replacements (package
+#           clang-tools-22): tests that --export-fixes output applies.
 import os
 import shutil
 import subprocess
@@ -102,3 +104,15 @@ if config.clang and os.path.exists(config.clang) and \
 else:
     lit_config.note("clang-22 or the Static Analyzer plugin not found: the "
                     "plugin tests are skipped")
+
+# clang-apply-replacements consumes --export-fixes files.
+apply_replacements = (shutil.which("clang-apply-replacements",
+                                   path=config.llvm_tools_dir) or
+                      shutil.which("clang-apply-replacements-22"))
+if apply_replacements:
+    config.available_features.add("clang-apply-replacements")
+    config.substitutions.append(("%clang-apply-replacements",
+                                 apply_replacements))
+else:
+    lit_config.note("clang-apply-replacements not found: the test that "
+                    "applies --export-fixes output is skipped")

@@ -119,4 +119,37 @@ std::vector<unsigned> KernelGraph::reversePostOrder() const {
   return Order;
 }
 
+namespace {
+
+/// Blocks reachable from \p From through at least one edge of \p Edges
+/// (successors or predecessors).
+template <typename EdgesFn>
+std::vector<uint8_t> closure(const std::vector<Block> &Blocks, unsigned From,
+                             EdgesFn Edges) {
+  std::vector<uint8_t> Reached(Blocks.size(), 0);
+  std::vector<unsigned> Work(Edges(Blocks[From]).begin(),
+                             Edges(Blocks[From]).end());
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    if (Reached[B])
+      continue;
+    Reached[B] = 1;
+    Work.insert(Work.end(), Edges(Blocks[B]).begin(), Edges(Blocks[B]).end());
+  }
+  return Reached;
+}
+
+} // namespace
+
+std::vector<uint8_t> KernelGraph::reachableFrom(unsigned From) const {
+  return closure(Blocks, From,
+                 [](const Block &B) -> const auto & { return B.Succs; });
+}
+
+std::vector<uint8_t> KernelGraph::reaching(unsigned To) const {
+  return closure(Blocks, To,
+                 [](const Block &B) -> const auto & { return B.Preds; });
+}
+
 } // namespace tmemcheck

@@ -5,10 +5,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "StatementInsertion.h"
 
 #include "tmemcheck/Analysis/PendingLoads.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
 
 namespace tmemcheck {
 
@@ -25,7 +30,18 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
-    for (const ReadBeforeWaitLoad &R : findReadsBeforeWaitLoad(G)) {
+    std::vector<ReadBeforeWaitLoad> Reads = findReadsBeforeWaitLoad(G);
+    // The wait goes before the first read of each load (in program order):
+    // one wait completes all of the load's registers.
+    std::map<unsigned, unsigned> FirstReadOf;
+    for (const ReadBeforeWaitLoad &R : Reads) {
+      auto [It, New] = FirstReadOf.try_emplace(R.Load->Id, R.Read->Id);
+      if (!New)
+        It->second = std::min(It->second, R.Read->Id);
+    }
+    std::optional<EventIndex> Index;
+    std::set<int> Fixed; // statements that already got the wait
+    for (const ReadBeforeWaitLoad &R : Reads) {
       Finding F = makeFinding(
           G, R.Read->userLoc(),
           fmt::format("'{}' is read before tcgen05.wait::ld; the value is "
@@ -35,8 +51,30 @@ public:
       F.Notes.push_back(
           {locationSeenFrom(*R.Load, *R.Read),
            fmt::format("tcgen05.ld writes '{}' here", R.Variable)});
+      if (!Index)
+        Index.emplace(G);
+      if (FirstReadOf[R.Load->Id] == R.Read->Id &&
+          !Fixed.count(R.Read->Statement))
+        if (std::optional<FixIt> Fix = waitBefore(Ctx, *Index, R)) {
+          Fixed.insert(R.Read->Statement);
+          F.Fixes.push_back(std::move(*Fix));
+        }
       Out.report(std::move(F));
     }
+  }
+
+private:
+  /// A tcgen05.wait::ld on its own line before the statement that reads
+  /// the register: certainly right when the load is issued outside that
+  /// statement and all lanes of the warp reach it together.
+  static std::optional<FixIt> waitBefore(AnalysisContext &Ctx,
+                                         const EventIndex &Index,
+                                         const ReadBeforeWaitLoad &R) {
+    const KernelStatement *S = Ctx.graph().statementOf(*R.Read);
+    if (!S || S->contains(R.Load->kernelLoc()) ||
+        !isWarpConverged(Ctx, *R.Read, Index.BlockOf[R.Read->Id]))
+      return std::nullopt;
+    return insertLineBefore(*S, waitLdStatement(Ctx.graph()));
   }
 };
 

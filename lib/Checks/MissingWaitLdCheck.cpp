@@ -5,12 +5,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "StatementInsertion.h"
 
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/DeallocOrdering.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
 
 #include <fmt/format.h>
+
+#include <set>
 
 namespace tmemcheck {
 
@@ -27,6 +30,8 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
+    std::optional<EventIndex> Index;
+    std::set<int> Fixed; // statements that already got the wait
     for (const CompletionHazard &H : Ctx.completion().loadHazards()) {
       std::string What;
       switch (H.K) {
@@ -52,8 +57,32 @@ public:
                  "§5.2)");
       F.Notes.push_back(
           {locationSeenFrom(*H.Op, *H.At), "the tcgen05.ld is issued here"});
+      if (!Index)
+        Index.emplace(G);
+      // One fix-it per statement: two findings at one release share it.
+      if (!Fixed.count(H.At->Statement))
+        if (std::optional<FixIt> Fix = waitBefore(Ctx, *Index, H)) {
+          Fixed.insert(H.At->Statement);
+          F.Fixes.push_back(std::move(*Fix));
+        }
       Out.report(std::move(F));
     }
+  }
+
+private:
+  /// A tcgen05.wait::ld on its own line before the statement of the kernel
+  /// body that releases the columns. Certainly right only when the load is
+  /// issued outside that statement (the wait then comes after it on every
+  /// path into the statement) and all lanes of the warp reach the
+  /// statement together (the wait is `.sync.aligned`).
+  static std::optional<FixIt> waitBefore(AnalysisContext &Ctx,
+                                         const EventIndex &Index,
+                                         const CompletionHazard &H) {
+    const KernelStatement *S = Ctx.graph().statementOf(*H.At);
+    if (!S || S->contains(H.Op->kernelLoc()) ||
+        !isWarpConverged(Ctx, *H.At, Index.BlockOf[H.At->Id]))
+      return std::nullopt;
+    return insertLineBefore(*S, waitLdStatement(Ctx.graph()));
   }
 };
 

@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Report/MachineReports.h"
+#include "tmemcheck/Report/SourceFiles.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
 
 using namespace llvm;
 
@@ -48,6 +51,35 @@ json::Object physicalLocation(const SourceLoc &L) {
   return Phys;
 }
 
+/// SARIF `fixes`: one fix with one artifactChange per file, its edits as
+/// replacements of a deleted region (line/column and byte offset/length)
+/// by inserted content.
+json::Array sarifFixes(const std::vector<FixIt> &Fixes, SourceFiles &Files) {
+  std::map<std::string, json::Array> ByFile;
+  for (const FixIt &Fix : Fixes) {
+    json::Object Region{{"byteOffset", Fix.Offset}, {"byteLength", Fix.Length}};
+    if (auto B = Files.lineColumn(Fix.File, Fix.Offset))
+      if (auto E = Files.lineColumn(Fix.File, Fix.Offset + Fix.Length)) {
+        Region["startLine"] = B->Line;
+        Region["startColumn"] = B->Column;
+        Region["endLine"] = E->Line;
+        Region["endColumn"] = E->Column;
+      }
+    ByFile[Fix.File].push_back(
+        json::Object{{"deletedRegion", std::move(Region)},
+                     {"insertedContent", json::Object{{"text", Fix.Text}}}});
+  }
+  json::Array Changes;
+  for (auto &[File, Replacements] : ByFile)
+    Changes.push_back(
+        json::Object{{"artifactLocation", json::Object{{"uri", fileUri(File)}}},
+                     {"replacements", std::move(Replacements)}});
+  json::Array Out;
+  if (!Changes.empty())
+    Out.push_back(json::Object{{"artifactChanges", std::move(Changes)}});
+  return Out;
+}
+
 StringRef sarifLevel(Severity S) {
   switch (S) {
   case Severity::Error:
@@ -71,6 +103,12 @@ void writeJsonReport(raw_ostream &OS, const std::vector<Finding> &Findings) {
                                    {"line", N.Loc.Line},
                                    {"column", N.Loc.Column},
                                    {"message", N.Message}});
+    json::Array Fixes;
+    for (const FixIt &Fix : F.Fixes)
+      Fixes.push_back(json::Object{{"file", Fix.File},
+                                   {"offset", Fix.Offset},
+                                   {"length", Fix.Length},
+                                   {"replacement", Fix.Text}});
     Out.push_back(json::Object{{"check", F.CheckName},
                                {"severity", severityName(F.Level)},
                                {"file", F.Loc.File},
@@ -78,7 +116,8 @@ void writeJsonReport(raw_ostream &OS, const std::vector<Finding> &Findings) {
                                {"column", F.Loc.Column},
                                {"message", F.Message},
                                {"kernel", F.Kernel},
-                               {"notes", std::move(Notes)}});
+                               {"notes", std::move(Notes)},
+                               {"fixes", std::move(Fixes)}});
   }
   OS << formatv("{0:2}", json::Value(std::move(Out))) << '\n';
 }
@@ -102,6 +141,7 @@ void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
                       {"enabled", !C.Strict}}}});
   }
   json::Array Results;
+  SourceFiles Files;
   for (const Finding &F : Findings) {
     json::Array Related;
     for (size_t I = 0; I < F.Notes.size(); ++I)
@@ -121,6 +161,8 @@ void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
       R["ruleIndex"] = It->second;
     if (!F.Kernel.empty())
       R["properties"] = json::Object{{"kernel", F.Kernel}};
+    if (!F.Fixes.empty())
+      R["fixes"] = sarifFixes(F.Fixes, Files);
     Results.push_back(std::move(R));
   }
   json::Object Driver{{"name", "tmemcheck"},

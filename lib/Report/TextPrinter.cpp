@@ -73,9 +73,59 @@ void TextPrinter::printSnippet(const SourceLoc &Loc) {
   OS << '\n';
 }
 
+void TextPrinter::printFixIt(const FixIt &Fix) {
+  std::optional<LineColumn> Begin = Files.lineColumn(Fix.File, Fix.Offset);
+  std::optional<LineColumn> End =
+      Files.lineColumn(Fix.File, Fix.Offset + Fix.Length);
+  std::optional<llvm::StringRef> Text = Files.text(Fix.File);
+  if (!Begin || !End || !Text)
+    return;
+  if (ShowSnippets) {
+    // The lines the edit touches, before and after it.
+    size_t First = Text->rfind('\n', Fix.Offset); // searches before Offset
+    First = First == llvm::StringRef::npos ? 0 : First + 1;
+    size_t Last = Text->find('\n', Fix.Offset + Fix.Length);
+    if (Last == llvm::StringRef::npos)
+      Last = Text->size();
+    bool WholeLineInsertion = Fix.Length == 0 && First == Fix.Offset &&
+                              llvm::StringRef(Fix.Text).ends_with("\n");
+    auto PrintLines = [&](char Mark, llvm::StringRef Lines) {
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      Lines.split(Parts, '\n');
+      for (llvm::StringRef P : Parts)
+        OS << "  " << Mark << P.rtrim("\r") << '\n';
+    };
+    if (WholeLineInsertion) {
+      // New lines between their neighbours, as in a diff.
+      if (First > 0) {
+        size_t Prev = Text->rfind('\n', First - 1);
+        PrintLines(' ',
+                   Text->slice(Prev == llvm::StringRef::npos ? 0 : Prev + 1,
+                               First - 1));
+      }
+      PrintLines('+', llvm::StringRef(Fix.Text).drop_back().rtrim("\r"));
+      if (First < Text->size())
+        PrintLines(' ', Text->slice(First, Last));
+    } else {
+      PrintLines('-', Text->slice(First, Last));
+      PrintLines('+', (Text->slice(First, Fix.Offset) + Fix.Text +
+                       Text->slice(Fix.Offset + Fix.Length, Last))
+                          .str());
+    }
+  }
+  OS << "fix-it:\"";
+  OS.write_escaped(Fix.File);
+  OS << "\":{" << Begin->Line << ':' << Begin->Column << '-' << End->Line << ':'
+     << End->Column << "}:\"";
+  OS.write_escaped(Fix.Text);
+  OS << "\"\n";
+}
+
 void TextPrinter::print(const Finding &F) {
   printLine(F.Loc, F.Level, severityName(F.Level), F.Message, F.CheckName);
   printSnippet(F.Loc);
+  for (const FixIt &Fix : F.Fixes)
+    printFixIt(Fix);
   for (const FindingNote &N : F.Notes) {
     printLine(N.Loc, Severity::Remark, "note", N.Message, "");
     printSnippet(N.Loc);

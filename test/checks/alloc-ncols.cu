@@ -1,8 +1,11 @@
-// RUN: not %tmemcheck --checks='-*,tmem-alloc-ncols' %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck --checks='-*,tmem-alloc-ncols' %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-" --implicit-check-not=fix-it:
 //
 // tmem-alloc-ncols: column counts that reach tcgen05.alloc/dealloc through
 // registers (ptxas cannot check them, rules EXP-2) and dealloc immediates
-// (ptxas only checks "multiple of 32", EXP-3).
+// (ptxas only checks "multiple of 32", EXP-3). A count written as an
+// integer literal (at the instruction or as the argument of a wrapper that
+// only passes it on) gets a fix-it that rounds it up; any other spelling
+// (macro, named constant, template argument) gets none.
 
 __device__ __forceinline__ void alloc_cols(uint32_t slot, uint32_t ncols) {
   asm volatile(
@@ -18,11 +21,14 @@ __device__ __forceinline__ void dealloc_cols(uint32_t taddr, uint32_t ncols) {
 __global__ void literal_in_register() {
   __shared__ uint32_t slot;
   uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(&slot));
-  // CHECK: alloc-ncols.cu:[[@LINE+2]]:3: error: tcgen05.alloc requests 96 columns; the column count must be a power of two in [32, 512] (rule A1) [tmem-alloc-ncols]
+  // CHECK: alloc-ncols.cu:[[@LINE+3]]:3: error: tcgen05.alloc requests 96 columns; the column count must be a power of two in [32, 512] (rule A1) [tmem-alloc-ncols]
+  // CHECK-NEXT: fix-it:"{{.*}}alloc-ncols.cu":{[[@LINE+2]]:17-[[@LINE+2]]:19}:"128"
   // CHECK-NEXT: alloc-ncols.cu:[[@LINE+1]]:3: note: use 128 columns, the next legal size
   alloc_cols(s, 96);
   __syncthreads();
-  // CHECK: alloc-ncols.cu:[[@LINE+1]]:3: error: tcgen05.dealloc frees 96 columns;{{.*}}[tmem-alloc-ncols]
+  // The dealloc is rounded to what the (fixed) alloc gets.
+  // CHECK: alloc-ncols.cu:[[@LINE+2]]:3: error: tcgen05.dealloc frees 96 columns;{{.*}}[tmem-alloc-ncols]
+  // CHECK-NEXT: fix-it:"{{.*}}alloc-ncols.cu":{[[@LINE+1]]:22-[[@LINE+1]]:24}:"128"
   dealloc_cols(slot, 96);
 }
 
@@ -55,6 +61,54 @@ __global__ void dealloc_immediate(uint32_t taddr) {
   // CHECK: alloc-ncols.cu:[[@LINE+1]]:17: error: tcgen05.dealloc frees 0 columns;{{.*}}[tmem-alloc-ncols]
   asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;"
                :: "r"(taddr), "n"(0));
+}
+
+// The literal keeps its suffix; an immediate of the asm template is
+// rewritten inside the string (ptxas accepts 80 for a dealloc, EXP-3).
+__global__ void suffix_and_immediate() {
+  __shared__ uint32_t slot;
+  uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(&slot));
+  // CHECK: alloc-ncols.cu:[[@LINE+3]]:3: error: tcgen05.alloc requests 80 columns;{{.*}}[tmem-alloc-ncols]
+  // CHECK-NEXT: fix-it:"{{.*}}alloc-ncols.cu":{[[@LINE+2]]:39-[[@LINE+2]]:42}:"128u"
+  // CHECK-NEXT: note: use 128 columns, the next legal size
+  alloc_cols(s, static_cast<uint32_t>(80u));
+  __syncthreads();
+  // CHECK: alloc-ncols.cu:[[@LINE+2]]:17: error: tcgen05.dealloc frees 96 columns;{{.*}}[tmem-alloc-ncols]
+  // CHECK-NEXT: fix-it:"{{.*}}alloc-ncols.cu":{[[@LINE+1]]:67-[[@LINE+1]]:69}:"128"
+  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 96;"
+               :: "r"(slot));
+}
+
+// No fix-it: the count is a macro, a named constant, passed through a
+// helper that also uses it for something else, or has no legal size; a
+// dealloc whose kernel allocates another size is not guessed at.
+#define ACC_COLS 96
+__device__ __forceinline__ void alloc_and_clear(uint32_t slot, uint32_t ncols,
+                                                uint32_t *cleared) {
+  alloc_cols(slot, ncols);
+  *cleared = ncols;
+}
+
+__global__ void not_rewritable(uint32_t *cleared) {
+  __shared__ uint32_t slot;
+  uint32_t s = static_cast<uint32_t>(__cvta_generic_to_shared(&slot));
+  // CHECK: alloc-ncols.cu:[[@LINE+2]]:3: error: tcgen05.alloc requests 96 columns;{{.*}}[tmem-alloc-ncols]
+  // CHECK-NEXT: note: use 128 columns, the next legal size
+  alloc_cols(s, ACC_COLS);
+  // CHECK: alloc-ncols.cu:[[@LINE+2]]:3: error: tcgen05.alloc requests 48 columns;{{.*}}[tmem-alloc-ncols]
+  // CHECK-NEXT: note: use 64 columns, the next legal size
+  alloc_and_clear(s, 48, cleared);
+  // CHECK: alloc-ncols.cu:[[@LINE+2]]:3: error: tcgen05.alloc requests 600 columns;{{.*}}[tmem-alloc-ncols]
+  // CHECK-NEXT: note: a CTA can hold at most 512 columns
+  alloc_cols(s, 600);
+}
+
+__global__ void dealloc_of_another_size() {
+  __shared__ uint32_t slot;
+  alloc_cols(static_cast<uint32_t>(__cvta_generic_to_shared(&slot)), 256);
+  __syncthreads();
+  // CHECK: alloc-ncols.cu:[[@LINE+1]]:3: error: tcgen05.dealloc frees 96 columns;{{.*}}[tmem-alloc-ncols]
+  dealloc_cols(slot, 96);
 }
 
 // Must not be flagged: every legal size, a local that is never modified, a

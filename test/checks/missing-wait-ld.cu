@@ -1,4 +1,4 @@
-// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld' %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld' %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-" --implicit-check-not=fix-it:
 //
 // tmem-missing-wait-ld: a tcgen05.ld is still in flight (no tcgen05.wait::ld
 // of the same thread yet) when its columns are overwritten by the thread,
@@ -134,9 +134,11 @@ __global__ void epilogue_release_without_wait(float *out, int num_tiles) {
       for (int i = 0; i < 4; ++i)
         out[(tile * 128 + threadIdx.x % 128) * 4 + i] = __uint_as_float(v[i]);
       asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
-      // CHECK: missing-wait-ld.cu:[[@LINE+3]]:7: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+      // The fix-it spells the wait as this file does (its wait_ld helper).
+      // CHECK: missing-wait-ld.cu:[[@LINE+4]]:7: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+      // CHECK-NEXT: fix-it:"{{.*}}missing-wait-ld.cu":{[[@LINE+3]]:1-[[@LINE+3]]:1}:"      wait_ld();\n"
       // CHECK-NEXT: missing-wait-ld.cu:21:17: note: 'mbarrier.arrive.shared::cta.b64' is issued here, inside 'mbar_arrive'
-      // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-8]]:21: note: the tcgen05.ld is issued here
+      // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-10]]:21: note: the tcgen05.ld is issued here
       mbar_arrive(&tmem_empty[acc]);
     }
   }
@@ -157,8 +159,9 @@ __global__ void ld_then_st_same_columns(float *out) {
     uint32_t a, b;
     asm volatile("tcgen05.ld.sync.aligned.32x32b.x2.b32 {%0, %1}, [%2];"
                  : "=r"(a), "=r"(b) : "r"(t));
-    // CHECK: missing-wait-ld.cu:[[@LINE+2]]:19: error: tcgen05.st overwrites columns that an earlier tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-    // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-3]]:19: note: the tcgen05.ld is issued here
+    // CHECK: missing-wait-ld.cu:[[@LINE+3]]:19: error: tcgen05.st overwrites columns that an earlier tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+    // CHECK-NEXT: fix-it:"{{.*}}missing-wait-ld.cu":{[[@LINE+2]]:1-[[@LINE+2]]:1}:"    wait_ld();\n"
+    // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-4]]:19: note: the tcgen05.ld is issued here
     asm volatile("tcgen05.st.sync.aligned.32x32b.x2.b32 [%0], {%1, %2};"
                  :: "r"(t + 1), "r"(b), "r"(a));
     wait_st();
@@ -183,8 +186,9 @@ __global__ void ld_then_cp_overlapping(float *out, uint64_t sf_desc) {
                  : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]) : "r"(t));
     out[threadIdx.x] = __uint_as_float(v[0] + v[3]);
     if (elect_one()) {
+      // No fix-it: one lane runs this block, and wait::ld is .sync.aligned.
       // CHECK: missing-wait-ld.cu:[[@LINE+2]]:21: error: tcgen05.cp overwrites columns that an earlier tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-      // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-5]]:19: note: the tcgen05.ld is issued here
+      // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-6]]:19: note: the tcgen05.ld is issued here
       asm volatile("tcgen05.cp.cta_group::1.128x256b [%0], %1;"
                    :: "r"(t), "l"(sf_desc) : "memory");
     }
@@ -241,10 +245,52 @@ __global__ void ld_then_dealloc(float *out) {
     asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
                  : "=r"(v) : "r"(t + 31));
     out[threadIdx.x] = __uint_as_float(v);
-    // CHECK: missing-wait-ld.cu:[[@LINE+2]]:19: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-    // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-4]]:19: note: the tcgen05.ld is issued here
+    // CHECK: missing-wait-ld.cu:[[@LINE+3]]:19: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+    // CHECK-NEXT: fix-it:"{{.*}}missing-wait-ld.cu":{[[@LINE+2]]:1-[[@LINE+2]]:1}:"    wait_ld();\n"
+    // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-5]]:19: note: the tcgen05.ld is issued here
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;"
                  :: "r"(t) : "memory");
+  }
+}
+
+// No fix-it where inserting a line before the releasing statement is not
+// certainly right: the statement is the body of an `if` without braces (a
+// line before it would leave the if), it shares its line with the load, or
+// the load and the release are in one call.
+__device__ __forceinline__ void ld_and_free(uint32_t t, float *out) {
+  uint32_t v;
+  asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
+               : "=r"(v) : "r"(t));
+  out[threadIdx.x] = __uint_as_float(v);
+  tmem_dealloc(t, 32);
+}
+
+__global__ void release_not_fixable(float *out, int mode) {
+  __shared__ uint32_t tmem_slot;
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (warp_idx == 0) {
+    tmem_alloc(&tmem_slot, 32);
+    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+    __syncwarp();
+    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+    const uint32_t t = tmem_slot;
+    if (mode == 0) {
+      uint32_t v;
+      asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
+                   : "=r"(v) : "r"(t));
+      out[threadIdx.x] = __uint_as_float(v);
+      if (mode == 0)
+        // CHECK: missing-wait-ld.cu:[[@LINE+1]]:9: error: tcgen05.dealloc frees columns{{.*}}[tmem-missing-wait-ld]
+        tmem_dealloc(t, 32);
+    } else if (mode == 1) {
+      uint32_t v;
+      // CHECK: missing-wait-ld.cu:[[@LINE+1]]:93: error: tcgen05.dealloc frees columns{{.*}}[tmem-missing-wait-ld]
+      asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];" : "=r"(v) : "r"(t)); tmem_dealloc(t, 32);
+      out[threadIdx.x] = __uint_as_float(v);
+    } else {
+      // CHECK: missing-wait-ld.cu:[[@LINE+1]]:7: error: tcgen05.dealloc frees columns{{.*}}[tmem-missing-wait-ld]
+      ld_and_free(t, out);
+    }
   }
 }
 

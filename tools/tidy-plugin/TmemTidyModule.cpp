@@ -20,6 +20,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <memory>
+#include <optional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -79,7 +80,16 @@ public:
     // clang-tidy checks warn; `-warnings-as-errors='tmem-*'` makes them
     // fail a build, as for any other check.
     for (const Finding &F : Sink.takeSorted()) {
-      diag(locate(SM, F.Loc), F.Message, DiagnosticIDs::Warning);
+      {
+        // Fix-its become FixItHints: clang-tidy's --fix and --export-fixes
+        // apply and export them. The warning is emitted when the builder
+        // goes out of scope, before its notes.
+        DiagnosticBuilder D =
+            diag(locate(SM, F.Loc), F.Message, DiagnosticIDs::Warning);
+        for (const FixIt &Fix : F.Fixes)
+          if (std::optional<FixItHint> Hint = hintFor(SM, Fix))
+            D << *Hint;
+      }
       for (const FindingNote &N : F.Notes)
         diag(locate(SM, N.Loc), N.Message, DiagnosticIDs::Note);
     }
@@ -94,6 +104,25 @@ private:
     if (!File)
       return SourceLocation();
     return SM.translateFileLineCol(*File, L.Line, L.Column);
+  }
+
+  /// A fix-it as a FixItHint: the byte range of its file in this TU.
+  static std::optional<FixItHint> hintFor(const SourceManager &SM,
+                                          const FixIt &Fix) {
+    auto File = SM.getFileManager().getOptionalFileRef(Fix.File);
+    if (!File)
+      return std::nullopt;
+    FileID FID = SM.translateFile(*File);
+    if (FID.isInvalid() ||
+        Fix.Offset + Fix.Length > SM.getBufferData(FID).size())
+      return std::nullopt;
+    SourceLocation Begin = SM.getComposedLoc(FID, Fix.Offset);
+    if (Fix.Length == 0)
+      return FixItHint::CreateInsertion(Begin, Fix.Text);
+    return FixItHint::CreateReplacement(
+        CharSourceRange::getCharRange(Begin,
+                                      Begin.getLocWithOffset(Fix.Length)),
+        Fix.Text);
   }
 
   std::unique_ptr<Check> Impl;

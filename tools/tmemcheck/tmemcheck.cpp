@@ -17,6 +17,8 @@
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Report/Baseline.h"
+#include "tmemcheck/Report/ExportFixes.h"
+#include "tmemcheck/Report/FixApplier.h"
 #include "tmemcheck/Report/HtmlReport.h"
 #include "tmemcheck/Report/MachineReports.h"
 #include "tmemcheck/Report/ResourceReport.h"
@@ -143,6 +145,16 @@ cl::opt<ReportKind> Report(
                           "an HTML page with an SVG map of each kernel's "
                           "TMEM, after the findings")),
     cl::init(ReportKind::None), cl::cat(Category));
+cl::opt<bool> ApplyFixes("fix",
+                         cl::desc("Apply the fix-its of the reported findings "
+                                  "to the files in place (all of a file's or "
+                                  "none when they overlap)"),
+                         cl::cat(Category));
+cl::opt<std::string> ExportFixesFile(
+    "export-fixes",
+    cl::desc("Write the findings and their fix-its to this file as "
+             "clang-tidy's export-fixes YAML (for clang-apply-replacements)"),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
                                   "diagnostics"),
@@ -515,7 +527,9 @@ int main(int argc, const char **argv) {
 
   TextPrinter Printer(outs(), !NoSnippets);
   Suppressions Nolint;
-  std::vector<Finding> AllFindings; // for --format=json/sarif
+  std::vector<Finding> AllFindings; // for --format=json/sarif, fix-its
+  const bool KeepFindings =
+      Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
   llvm::json::Array AllReports;      // for --report=json
   std::vector<KernelReport> HtmlReports; // for --report=html
   bool ToolFailed = false;
@@ -657,7 +671,7 @@ int main(int argc, const char **argv) {
       Totals.addFinding(F);
       if (Format == OutputFormat::Text)
         Printer.print(F);
-      else
+      if (KeepFindings)
         AllFindings.push_back(std::move(F));
     }
     for (KernelReport &KR : O.Reports) {
@@ -689,6 +703,20 @@ int main(int argc, const char **argv) {
                                {"kernels", std::move(AllReports)}}))
            << '\n';
   outs().flush();
+  if (!ExportFixesFile.empty())
+    if (Error E = exportFixes(ExportFixesFile, Sources.front(), AllFindings)) {
+      errs() << "tmemcheck: error: cannot write '" << ExportFixesFile
+             << "': " << toString(std::move(E)) << '\n';
+      ToolFailed = true;
+    }
+  // Like clang-tidy without -fix-errors: no edits on top of an analysis
+  // that failed somewhere (a compile error, an internal error).
+  if (ApplyFixes && ToolFailed)
+    errs() << "tmemcheck: error: fix-its were not applied: some input could "
+              "not be analysed\n";
+  else if (ApplyFixes &&
+           !reportFixResults(errs(), applyFixIts(AllFindings), Quiet))
+    ToolFailed = true;
   if (Error E = (*Baselines)->finish()) {
     errs() << "tmemcheck: error: " << toString(std::move(E)) << '\n';
     ToolFailed = true;

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tmemcheck {
@@ -29,12 +30,53 @@ struct CallFrame {
   SourceLoc CallSite;
 };
 
+/// An operand's constant as written in user code: a plain integer literal
+/// (not produced by a macro, a template argument or a default argument), so
+/// that a fix-it may rewrite it. Offset is in bytes into File.
+struct WrittenLiteral {
+  std::string File;
+  unsigned Offset = 0;
+  std::string Text; ///< the token as written, e.g. "96u".
+  int64_t Value = 0;
+};
+
 /// The value of one instruction operand; vectors (`{%0, %1}`) keep one value
 /// per element, addresses (`[%0+8]`) the value of their base.
 struct OperandValue {
   AbstractValue Value;
   std::vector<AbstractValue> Elements;
   int64_t AddressOffset = 0;
+  /// Where the value is written as a literal: an index into
+  /// KernelGraph::Literals, or -1. Recorded for the column count of
+  /// alloc/dealloc only (tmem-alloc-ncols rounds it up in place).
+  int Literal = -1;
+};
+
+/// A statement of the kernel's own body that an event belongs to (the
+/// statement of kernelLoc()), as fix-its that put a new statement on a line
+/// of its own before or after it need it. Recorded only for statements
+/// directly inside a `{ }` block and not written by a macro.
+struct KernelStatement {
+  std::string File; ///< the file it is in; offsets are bytes into it.
+  /// Its first and last token, to tell whether an event lies inside it.
+  unsigned FirstLine = 0, FirstColumn = 0, LastLine = 0, LastColumn = 0;
+  std::string Indent; ///< the whitespace that starts its first line.
+  bool CrLf = false;  ///< its line ends with "\r\n", not "\n".
+  /// Offset of the start of its first line, when only Indent precedes it.
+  std::optional<unsigned> LineStart;
+  /// Offset just past the line break that ends its last line, when only
+  /// whitespace or a `//` comment follows it there.
+  std::optional<unsigned> NextLineStart;
+
+  /// True if \p L lies within the statement.
+  bool contains(const SourceLoc &L) const {
+    return L.File == File &&
+           std::make_pair(L.Line, L.Column) >=
+               std::make_pair(FirstLine, FirstColumn) &&
+           std::make_pair(L.Line, L.Column) <=
+               std::make_pair(LastLine, LastColumn);
+  }
+  const char *lineBreak() const { return CrLf ? "\r\n" : "\n"; }
 };
 
 /// Something that happens in a kernel, in program order within a block.
@@ -68,6 +110,10 @@ struct Event {
   /// The instruction has a `@p` guard (typically from elect.sync): it is
   /// not executed by every thread that reaches it.
   bool Guarded = false;
+  /// For Tmem, Sync and VariableRead events: index into
+  /// KernelGraph::Statements of the statement of the kernel body that leads
+  /// to the event, or -1.
+  int Statement = -1;
 
   /// The position to report: Loc if it is in user code, else the innermost
   /// call site on the stack that is (design.md: point at the call in user
@@ -149,11 +195,32 @@ struct KernelGraph {
   SourceLoc CoResidentCtasLoc;
   bool CoResidentCtasAssumed = false;
   std::vector<AnalysisRemark> Remarks;
+  /// Statements of the kernel body that events refer to (Event::Statement).
+  std::vector<KernelStatement> Statements;
+  /// Literals that operands are written as (OperandValue::Literal).
+  std::vector<WrittenLiteral> Literals;
+  /// The call the kernel's file already uses to wait for loads, when it
+  /// calls a wrapper of tcgen05.wait::ld (`cuda::ptx::tcgen05_wait_ld()`,
+  /// a local helper) declared before the kernel; empty: it writes raw asm.
+  std::string WaitLdCall;
 
   unsigned addBlock();
   void addEdge(unsigned From, unsigned To);
   /// Blocks in reverse post-order from Entry (unreachable blocks omitted).
   std::vector<unsigned> reversePostOrder() const;
+  /// Blocks reachable from \p From through at least one edge (From itself
+  /// only if it is on a cycle), as a flag per block.
+  std::vector<uint8_t> reachableFrom(unsigned From) const;
+  /// Blocks from which \p To is reachable through at least one edge.
+  std::vector<uint8_t> reaching(unsigned To) const;
+  /// The kernel statement \p E belongs to, or nullptr.
+  const KernelStatement *statementOf(const Event &E) const {
+    return E.Statement >= 0 ? &Statements[E.Statement] : nullptr;
+  }
+  /// The literal \p V is written as, or nullptr.
+  const WrittenLiteral *literalOf(const OperandValue &V) const {
+    return V.Literal >= 0 ? &Literals[V.Literal] : nullptr;
+  }
   /// Calls F on every event of every block.
   template <typename Fn> void forEachEvent(Fn F) const {
     for (const Block &B : Blocks)

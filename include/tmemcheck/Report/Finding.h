@@ -27,6 +27,21 @@ struct FindingNote {
   std::string Message;
 };
 
+/// One edit of a fix-it: replace Length bytes at byte Offset of File by
+/// Text (Length 0 inserts). Mirrors clang::tooling::Replacement, which
+/// --export-fixes, --fix and the clang-tidy plugin build from it.
+struct FixIt {
+  std::string File;
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Text;
+
+  friend bool operator==(const FixIt &A, const FixIt &B) {
+    return A.File == B.File && A.Offset == B.Offset && A.Length == B.Length &&
+           A.Text == B.Text;
+  }
+};
+
 /// One diagnostic produced by a check.
 struct Finding {
   std::string CheckName;
@@ -35,6 +50,9 @@ struct Finding {
   std::string Message;
   std::vector<FindingNote> Notes;
   std::string Kernel; ///< the kernel the finding was found in (for reports).
+  /// Edits that repair the finding, applied together; empty unless the
+  /// repair is mechanical and certainly right.
+  std::vector<FixIt> Fixes;
   /// Program order of the event behind the finding: orders findings that
   /// share a location (two instructions of one inlined helper).
   unsigned Order = 0;

@@ -19,12 +19,14 @@
 namespace tmemcheck {
 
 /// `[{"check", "severity", "file", "line", "column", "message", "kernel",
-/// "notes": [{"file", "line", "column", "message"}]}]`.
+/// "notes": [{"file", "line", "column", "message"}],
+/// "fixes": [{"file", "offset", "length", "replacement"}]}]`.
 void writeJsonReport(llvm::raw_ostream &OS,
                      const std::vector<Finding> &Findings);
 
 /// A SARIF 2.1.0 log with one run: the rules of \p Rules (check name, help
-/// text, docs page) and one result per finding, notes as related locations.
+/// text, docs page) and one result per finding, notes as related locations,
+/// fix-its as `fixes` (artifactChanges with replacements).
 void writeSarifReport(llvm::raw_ostream &OS,
                       const std::vector<Finding> &Findings,
                       const std::vector<CheckInfo> &Rules,

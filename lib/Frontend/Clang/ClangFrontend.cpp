@@ -155,8 +155,13 @@ void buildKernelGraphs(ASTContext &Ctx, const FrontendLimits &Limits,
   Out.Tcgen05Instructions += Finder.Tcgen05;
   ValueEvaluator Eval(Ctx);
   GraphBuilder Builder(Ctx, Eval, Limits);
+  size_t FirstKernel = Out.Kernels.size();
   for (auto [FD, IsPattern] : Finder.Kernels)
     Out.Kernels.push_back(Builder.build(FD, IsPattern));
+  // A wrapper used in any kernel of the file spells the fix-its of all.
+  for (size_t I = 0; I < Finder.Kernels.size(); ++I)
+    Out.Kernels[FirstKernel + I].WaitLdCall =
+        Builder.waitLdCallFor(Finder.Kernels[I].first);
   Out.Remarks.insert(Out.Remarks.end(), Builder.remarks().begin(),
                      Builder.remarks().end());
   // tcgen05 reached through wrappers in system headers counts too.

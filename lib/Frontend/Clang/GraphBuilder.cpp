@@ -100,7 +100,7 @@ std::string functionName(const FunctionDecl *FD) {
 GraphBuilder::GraphBuilder(ASTContext &Ctx, ValueEvaluator &Eval,
                            const FrontendLimits &Limits)
     : Ctx(Ctx), Eval(Eval), Limits(Limits),
-      Relevance(std::make_unique<RelevanceOracle>()) {}
+      Relevance(std::make_unique<RelevanceOracle>()), Facts(Ctx, Eval) {}
 
 GraphBuilder::~GraphBuilder() = default;
 
@@ -152,6 +152,7 @@ void GraphBuilder::addEvent(unsigned Block, Event E) {
   if (overBudget())
     return;
   E.Id = EventCount++;
+  WaitLdCount += E.Op && E.Op->Kind == TmemOpKind::WaitLoad;
   G->Blocks[Block].Events.push_back(std::move(E));
 }
 
@@ -192,6 +193,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
           Graph.CoResidentCtasLoc =
               toSourceLoc(Ctx.getSourceManager(), LB->getLocation());
         }
+  Facts.beginKernel(Kernel, Graph);
   if (const Stmt *Body = Kernel->getBody())
     Graph.EndLoc = toSourceLoc(Ctx.getSourceManager(), Body->getEndLoc());
 
@@ -210,6 +212,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
     Graph.Entry = S->Entry;
     Graph.Exit = S->Exit;
   }
+  Facts.endKernel();
   // Number events in program order (reverse post-order of blocks), which
   // checks use as "earlier"; CFG construction order is not program order.
   constexpr unsigned Unnumbered = ~0u;
@@ -352,6 +355,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       E.Opcode = "__syncthreads()";
       E.Loc = toSourceLoc(SM, CE->getBeginLoc());
       E.Stack = F.Stack;
+      E.Statement = Facts.statementOf(CE, F);
       addEvent(Cur, std::move(E));
       return Cur;
     }
@@ -365,7 +369,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       Args.erase(Args.begin());
     }
     return inlineCall(Callee, Args, This, CE->getBeginLoc(), Cur, F,
-                      objectKey(This, F));
+                      objectKey(This, F), CE);
   }
 
   if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
@@ -380,6 +384,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
         E.K = Event::Kind::VariableRead;
         E.Loc = toSourceLoc(SM, Arg->getBeginLoc());
         E.Stack = F.Stack;
+        E.Statement = Facts.statementOf(CC, F);
         E.VariableId = Id;
         E.VariableName = Name;
         addEvent(Cur, std::move(E));
@@ -388,7 +393,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     if (Ctor && !Ctor->isTrivial()) {
       std::vector<const Expr *> Args(CC->arg_begin(), CC->arg_end());
       return inlineCall(Ctor, Args, nullptr, CC->getBeginLoc(), Cur, F,
-                        ConstructedObject);
+                        ConstructedObject, CC);
     }
     return Cur;
   }
@@ -443,6 +448,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     E.K = Event::Kind::VariableRead;
     E.Loc = toSourceLoc(SM, Sub->getBeginLoc());
     E.Stack = F.Stack;
+    E.Statement = Facts.statementOf(IC, F);
     E.VariableId = Id;
     E.VariableName = Name;
     addEvent(Cur, std::move(E));
@@ -467,13 +473,19 @@ void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
   E.Guarded = M.ElectsInside;
   E.Loc = toSourceLoc(Ctx.getSourceManager(), CE->getBeginLoc());
   E.Stack = F.Stack;
+  E.Statement = Facts.statementOf(CE, F);
   for (int Arg : M.OperandArgs) {
     OperandValue V;
     V.Value.Uniform = Uniformity::Unknown;
-    if (Arg >= 0 && static_cast<unsigned>(Arg) < CE->getNumArgs())
+    if (Arg >= 0 && static_cast<unsigned>(Arg) < CE->getNumArgs()) {
       V.Value = Eval.evaluate(CE->getArg(Arg), F);
+      if (static_cast<int>(E.Operands.size()) == M.Op.NColsOperand)
+        V.Literal = Facts.literalOf(CE->getArg(Arg), F);
+    }
     E.Operands.push_back(std::move(V));
   }
+  if (M.Op.Kind == TmemOpKind::WaitLoad)
+    Facts.noteWaitLdWrapperCall(CE, M.Name);
   addEvent(Cur, std::move(E));
 }
 
@@ -506,7 +518,8 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
       }
       if (!isa<CXXMethodDecl>(FD) || isa<UnresolvedLookupExpr>(OE)) {
         std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
-        return inlineCall(FD, Args, nullptr, CE->getBeginLoc(), Cur, F);
+        return inlineCall(FD, Args, nullptr, CE->getBeginLoc(), Cur, F,
+                          /*ObjectKey=*/0, CE);
       }
     }
   }
@@ -572,7 +585,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
                                   llvm::ArrayRef<const Expr *> Args,
                                   const Expr *This, SourceLocation CallLoc,
                                   unsigned Cur, const Frame &F,
-                                  uint64_t ObjectKey) {
+                                  uint64_t ObjectKey, const Stmt *CallStmt) {
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def || !Def->getBody()) {
     // Declared only (another -rdc unit, a library): opaque, unless it is a
@@ -610,6 +623,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   NF->Id = NextFrameId++;
   NF->This = This;
   NF->ObjectKey = ObjectKey;
+  NF->CallStmt = CallStmt;
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
   NF->Stack = F.Stack;
@@ -634,7 +648,13 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
               if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
                 Eval.recordField(ObjectKey, FD, BO->getRHS(), &Ref);
   }
+  const unsigned EventsBefore = EventCount, WaitLdBefore = WaitLdCount;
   std::optional<Span> S = buildFunction(Def, Ref);
+  // A function that does nothing but tcgen05.wait::ld is a spelling of it
+  // that fix-its inserting a wait can reuse.
+  if (EventCount == EventsBefore + 1 && WaitLdCount == WaitLdBefore + 1)
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(CallStmt))
+      Facts.noteWaitLdWrapperCall(CE, qualifiedName(Def));
   if (!S)
     return Cur;
   G->addEdge(Cur, S->Entry);
@@ -753,8 +773,24 @@ void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
     E.Guarded = DI.I.Pred.has_value();
     E.Loc = DI.Loc;
     E.Stack = F.Stack;
+    E.Statement = Facts.statementOf(&S, F);
     for (const ptx::Operand &O : DI.I.Operands)
       E.Operands.push_back(EvalOperand(O));
+    // The column count of alloc/dealloc as written, for tmem-alloc-ncols's
+    // fix-it: an asm operand's expression or an immediate in the template.
+    if (DI.Op && (DI.Op->Kind == TmemOpKind::Alloc ||
+                  DI.Op->Kind == TmemOpKind::Dealloc)) {
+      int N = DI.Op->NColsOperand;
+      if (N >= 0 && static_cast<size_t>(N) < DI.I.Operands.size()) {
+        const ptx::Operand &O = DI.I.Operands[N];
+        if (O.K == ptx::Operand::Kind::Immediate)
+          E.Operands[N].Literal = Facts.immediateOf(S, O);
+        else if (O.K == ptx::Operand::Kind::AsmOperand &&
+                 O.AsmOperandIndex >= 0 &&
+                 static_cast<size_t>(O.AsmOperandIndex) < Exprs.size())
+          E.Operands[N].Literal = Facts.literalOf(Exprs[O.AsmOperandIndex], F);
+      }
+    }
     addEvent(Cur, std::move(E));
   }
 }

@@ -9,6 +9,7 @@
 #ifndef TMEMCHECK_LIB_FRONTEND_CLANG_GRAPHBUILDER_H
 #define TMEMCHECK_LIB_FRONTEND_CLANG_GRAPHBUILDER_H
 
+#include "FixItFacts.h"
 #include "ValueEvaluator.h"
 
 #include "tmemcheck/Analysis/KernelGraph.h"
@@ -41,6 +42,12 @@ public:
   /// "no tcgen05 code" remark.
   static unsigned countTcgen05(const clang::GCCAsmStmt &S);
 
+  /// How the translation unit spells tcgen05.wait::ld in \p Kernel
+  /// (KernelGraph::WaitLdCall); known once every kernel is built.
+  std::string waitLdCallFor(const clang::FunctionDecl *Kernel) const {
+    return Facts.waitLdCallFor(Kernel);
+  }
+
 private:
   /// Entry and exit block of one inlined function instance.
   struct Span {
@@ -58,7 +65,8 @@ private:
   unsigned inlineCall(const clang::FunctionDecl *Callee,
                       llvm::ArrayRef<const clang::Expr *> Args,
                       const clang::Expr *This, clang::SourceLocation CallLoc,
-                      unsigned Cur, const Frame &F, uint64_t ObjectKey = 0);
+                      unsigned Cur, const Frame &F, uint64_t ObjectKey = 0,
+                      const clang::Stmt *CallStmt = nullptr);
   /// Identity of the object a member call or constructor runs on.
   uint64_t objectKey(const clang::Expr *Object, const Frame &F);
   uint64_t objectKey(const clang::VarDecl *VD, const Frame &F);
@@ -96,11 +104,13 @@ private:
   KernelGraph *G = nullptr;
   unsigned NextFrameId = 1;
   unsigned EventCount = 0;
+  unsigned WaitLdCount = 0; ///< tcgen05.wait::ld events added so far.
   bool BudgetReported = false;
   bool DepthReported = false;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>> Cfgs;
   std::vector<std::unique_ptr<Frame>> Frames;
   std::unique_ptr<RelevanceOracle> Relevance;
+  FixItFacts Facts;
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
       AsmCache;
   std::vector<AnalysisRemark> Remarks;

@@ -35,6 +35,9 @@ struct Frame {
   /// Identity of that object (a local of some frame) when known: fields of
   /// `this` are looked up under it.
   uint64_t ObjectKey = 0;
+  /// The call (or construct) expression in the caller that entered this
+  /// frame; null for the kernel and for implicit destructor calls.
+  const clang::Stmt *CallStmt = nullptr;
   std::vector<CallFrame> Stack; ///< call sites, outermost first.
   unsigned depth() const { return Stack.size(); }
 };

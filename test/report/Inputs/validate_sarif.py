@@ -2,7 +2,7 @@
 """Checks the fields GitHub code scanning requires of a SARIF 2.1.0 log.
 
 Usage: validate_sarif.py log.sarif EXPECTED_RESULT_COUNT
-Prints "sarif ok: N results" or the first problem, exit 1.
+Prints "sarif ok: N results, M fixes" or the first problem, exit 1.
 """
 import json
 import sys
@@ -51,7 +51,29 @@ def main():
                 fail("artifact uri is not an absolute file URI")
             if phys["region"]["startLine"] < 1 or phys["region"]["startColumn"] < 1:
                 fail("region without a valid start")
-    print("sarif ok: %d results" % len(results))
+    fixes = 0
+    for res in results:
+        for fix in res.get("fixes", []):
+            fixes += 1
+            changes = fix.get("artifactChanges")
+            if not isinstance(changes, list) or not changes:
+                fail("fix without artifactChanges")
+            for change in changes:
+                if not change["artifactLocation"]["uri"].startswith("file:///"):
+                    fail("artifactChange uri is not an absolute file URI")
+                if not change.get("replacements"):
+                    fail("artifactChange without replacements")
+                for rep in change["replacements"]:
+                    region = rep["deletedRegion"]
+                    if region["startLine"] < 1 or region["startColumn"] < 1:
+                        fail("deletedRegion without a valid start")
+                    if (region["endLine"], region["endColumn"]) < \
+                            (region["startLine"], region["startColumn"]):
+                        fail("deletedRegion ends before it starts")
+                    if not isinstance(rep.get("insertedContent", {}).get("text"),
+                                      str):
+                        fail("replacement without insertedContent.text")
+    print("sarif ok: %d results, %d fixes" % (len(results), fixes))
 
 
 main()
