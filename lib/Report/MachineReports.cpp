@@ -163,6 +163,9 @@ void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
       R["properties"] = json::Object{{"kernel", F.Kernel}};
     if (!F.Fixes.empty())
       R["fixes"] = sarifFixes(F.Fixes, Files);
+    if (!F.Fingerprint.empty())
+      R["partialFingerprints"] =
+          json::Object{{"tmemcheckStatement/v1", F.Fingerprint}};
     Results.push_back(std::move(R));
   }
   json::Object Driver{{"name", "tmemcheck"},

@@ -19,6 +19,7 @@
 #include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/ExportFixes.h"
 #include "tmemcheck/Report/FixApplier.h"
+#include "tmemcheck/Report/Fingerprint.h"
 #include "tmemcheck/Report/HtmlReport.h"
 #include "tmemcheck/Report/MachineReports.h"
 #include "tmemcheck/Report/ResourceReport.h"
@@ -692,9 +693,15 @@ int main(int argc, const char **argv) {
   }
   if (Format == OutputFormat::Json)
     writeJsonReport(outs(), AllFindings);
-  else if (Format == OutputFormat::Sarif)
+  else if (Format == OutputFormat::Sarif) {
+    // Code scanning matches alerts across runs by these fingerprints, the
+    // same ones a baseline holds (relative to the working directory).
+    Fingerprinter Identities(".");
+    for (Finding &F : AllFindings)
+      F.Fingerprint = Identities.identify(F).Fingerprint;
     writeSarifReport(outs(), AllFindings, CheckRegistry::all(),
                      TMEMCHECK_VERSION);
+  }
   if (Report == ReportKind::Html)
     writeHtmlReport(outs(), HtmlReports);
   if (Report == ReportKind::Json)

@@ -50,6 +50,10 @@ struct Finding {
   std::string Message;
   std::vector<FindingNote> Notes;
   std::string Kernel; ///< the kernel the finding was found in (for reports).
+  /// The baseline fingerprint (Fingerprinter), when the output carries one:
+  /// SARIF's partialFingerprints, so code-scanning alerts survive line
+  /// shifts. Empty otherwise.
+  std::string Fingerprint;
   /// Edits that repair the finding, applied together; empty unless the
   /// repair is mechanical and certainly right.
   std::vector<FixIt> Fixes;

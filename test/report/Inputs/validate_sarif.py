@@ -51,6 +51,15 @@ def main():
                 fail("artifact uri is not an absolute file URI")
             if phys["region"]["startLine"] < 1 or phys["region"]["startColumn"] < 1:
                 fail("region without a valid start")
+    prints = set()
+    for res in results:
+        fp = res.get("partialFingerprints", {}).get("tmemcheckStatement/v1")
+        if fp is not None:
+            if len(fp) != 64 or any(c not in "0123456789abcdef" for c in fp):
+                fail("partialFingerprints value is not a SHA-256 hex digest")
+            if fp in prints:
+                fail("two results share a partial fingerprint")
+            prints.add(fp)
     fixes = 0
     for res in results:
         for fix in res.get("fixes", []):
@@ -73,7 +82,8 @@ def main():
                     if not isinstance(rep.get("insertedContent", {}).get("text"),
                                       str):
                         fail("replacement without insertedContent.text")
-    print("sarif ok: %d results, %d fixes" % (len(results), fixes))
+    print("sarif ok: %d results, %d fixes, %d fingerprints"
+          % (len(results), fixes, len(prints)))
 
 
 main()
