@@ -14,11 +14,23 @@
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 namespace llvm::yaml {
 template <> struct MappingTraits<tmemcheck::Config> {
   static void mapping(IO &IO, tmemcheck::Config &C) {
     IO.mapOptional("Checks", C.Checks);
     IO.mapOptional("WarningsAsErrors", C.WarningsAsErrors);
+    IO.mapOptional("MaxCallDepth", C.MaxCallDepth);
+    IO.mapOptional("MaxEvents", C.MaxEvents);
+    IO.mapOptional("MaxKernelSeconds", C.MaxKernelSeconds);
+    IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
+  }
+  static std::string validate(IO &, tmemcheck::Config &C) {
+    if (C.MaxKernelSeconds &&
+        !(std::isfinite(*C.MaxKernelSeconds) && *C.MaxKernelSeconds >= 0))
+      return "MaxKernelSeconds must be a number of seconds, 0 or more";
+    return "";
   }
 };
 } // namespace llvm::yaml

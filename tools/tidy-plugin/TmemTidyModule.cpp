@@ -29,22 +29,30 @@ namespace tidy {
 
 namespace {
 
-/// The kernel graphs of the translation unit clang-tidy is checking, built
-/// on first use and shared by every tmem-* check of that run.
+/// The kernel graphs of the translation unit clang-tidy is checking and
+/// their analyses, built on first use and shared by every tmem-* check of
+/// that run (each analysis runs once, whichever checks need it).
 class GraphCache {
 public:
-  const TranslationUnitResult &get(ASTContext &Ctx) {
+  std::vector<std::unique_ptr<AnalysisContext>> &get(ASTContext &Ctx) {
     if (&Ctx != Current) {
+      Contexts.clear();
       Result = TranslationUnitResult();
       buildKernelGraphs(Ctx, FrontendLimits(), Result);
+      // The default budget: the loop-iteration bound, and no time limit
+      // beyond the graph construction's (clang-tidy interleaves the checks
+      // of all kernels, so a per-kernel clock would measure the others).
+      for (const KernelGraph &G : Result.Kernels)
+        Contexts.push_back(std::make_unique<AnalysisContext>(G));
       Current = &Ctx;
     }
-    return Result;
+    return Contexts;
   }
 
 private:
   const ASTContext *Current = nullptr;
   TranslationUnitResult Result;
+  std::vector<std::unique_ptr<AnalysisContext>> Contexts;
 };
 
 GraphCache &cache() {
@@ -69,11 +77,18 @@ public:
 
   void check(const MatchFinder::MatchResult &Result) override {
     ASTContext &Ctx = *Result.Context;
-    const TranslationUnitResult &TU = cache().get(Ctx);
     FindingSink Sink;
-    for (const KernelGraph &G : TU.Kernels) {
-      AnalysisContext A(G);
-      Impl->checkKernel(A, Sink);
+    for (std::unique_ptr<AnalysisContext> &A : cache().get(Ctx)) {
+      // A kernel whose budget ran out has incomplete facts: nothing found
+      // in it is reported (the CLI says so in a remark).
+      if (A->budget().wasExhausted())
+        continue;
+      FindingSink KernelSink;
+      Impl->checkKernel(*A, KernelSink);
+      if (A->budget().wasExhausted())
+        continue;
+      for (const Finding &F : KernelSink.findings())
+        Sink.report(F);
     }
     const SourceManager &SM = Ctx.getSourceManager();
     // clang-tidy checks warn; `-warnings-as-errors='tmem-*'` makes them

@@ -10,6 +10,7 @@
 
 #include "tmemcheck/Checks/Check.h"
 #include "tmemcheck/Checks/CheckFilter.h"
+#include "tmemcheck/Checks/KernelCheckRun.h"
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
@@ -35,6 +36,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <mutex>
 #include <map>
@@ -100,6 +102,20 @@ cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("Event budget per kernel (default "
                                      "500000)"),
                             cl::init(500000), cl::cat(Category));
+cl::opt<double> MaxKernelSeconds(
+    "max-kernel-seconds",
+    cl::desc("Wall-time budget of one kernel in seconds: building its graph, "
+             "the analyses and the checks (default 60). A kernel over budget "
+             "is abandoned with a remark and none of its findings are "
+             "reported; 0 abandons every kernel"),
+    cl::init(AnalysisLimits::DefaultMaxKernelSeconds), cl::cat(Category));
+cl::opt<unsigned> MaxLoopIterations(
+    "max-loop-iterations",
+    cl::desc("How many times the dataflow analysis may visit one block of a "
+             "kernel (going around its loops) before the kernel is abandoned "
+             "with a remark and none of its findings are reported (default "
+             "1000)"),
+    cl::init(AnalysisLimits::DefaultMaxLoopIterations), cl::cat(Category));
 cl::opt<unsigned> Jobs("j",
                        cl::desc("Analyse this many files in parallel "
                                 "(default 1)"),
@@ -347,8 +363,21 @@ int main(int argc, const char **argv) {
   if (!FiltersFor(*Reference, Filter, AsErrorsFilter))
     return ExitToolError;
   WarnUnmatched();
+  if (!std::isfinite(MaxKernelSeconds) || MaxKernelSeconds < 0) {
+    errs() << "tmemcheck: error: --max-kernel-seconds must be a number of "
+              "seconds, 0 or more\n";
+    return ExitToolError;
+  }
   if (DumpConfig) {
     Config Effective = *Reference;
+    if (MaxCallDepth.getNumOccurrences())
+      Effective.MaxCallDepth = MaxCallDepth;
+    if (MaxEvents.getNumOccurrences())
+      Effective.MaxEvents = MaxEvents;
+    if (MaxKernelSeconds.getNumOccurrences())
+      Effective.MaxKernelSeconds = MaxKernelSeconds;
+    if (MaxLoopIterations.getNumOccurrences())
+      Effective.MaxLoopIterations = MaxLoopIterations;
     Effective.Checks = Reference->Checks.empty()
                            ? std::string(Checks)
                            : Reference->Checks +
@@ -412,9 +441,27 @@ int main(int argc, const char **argv) {
     return ExitToolError;
   }
 
-  FrontendLimits Limits;
-  Limits.MaxCallDepth = MaxCallDepth;
-  Limits.MaxEventsPerKernel = MaxEvents;
+  // Bounds per file: a flag given on the command line, else the file's
+  // .tmemcheck.yaml, else the flag's default.
+  struct FileLimits {
+    FrontendLimits Frontend;
+    AnalysisLimits Analysis;
+  };
+  auto LimitsOf = [](const Config &C) {
+    auto Pick = [](const auto &Flag, const auto &FromConfig) {
+      using T = std::decay_t<decltype(Flag.getValue())>;
+      return Flag.getNumOccurrences() || !FromConfig ? T(Flag.getValue())
+                                                     : T(*FromConfig);
+    };
+    FileLimits L;
+    L.Frontend.MaxCallDepth = Pick(MaxCallDepth, C.MaxCallDepth);
+    L.Frontend.MaxEventsPerKernel = Pick(MaxEvents, C.MaxEvents);
+    L.Analysis.MaxKernelSeconds = Pick(MaxKernelSeconds, C.MaxKernelSeconds);
+    L.Analysis.MaxLoopIterations =
+        Pick(MaxLoopIterations, C.MaxLoopIterations);
+    L.Frontend.MaxKernelSeconds = L.Analysis.MaxKernelSeconds;
+    return L;
+  };
 
 
   TextPrinter Printer(outs(), !NoSnippets);
@@ -433,12 +480,15 @@ int main(int argc, const char **argv) {
     TranslationUnitResult TU;
     std::vector<Finding> Findings;
     std::vector<KernelReport> Reports;
+    /// Kernels abandoned because their budget ran out.
+    std::vector<AnalysisRemark> BudgetRemarks;
     double ChecksSeconds = 0;
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
   // Per-file configuration, read before the parallel part.
   std::vector<CheckFilter> EnabledFor(Sources.size()), AsErrorsFor(Sources.size());
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
+  std::vector<FileLimits> LimitsFor(Sources.size());
   for (size_t I = 0; I < Sources.size(); ++I) {
     llvm::Expected<Config> C = Configs.forFile(Sources[I]);
     if (!C) {
@@ -446,6 +496,7 @@ int main(int argc, const char **argv) {
       ConfigBroken[I] = 1;
       continue;
     }
+    LimitsFor[I] = LimitsOf(*C);
     if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I]))
       ConfigBroken[I] = 1;
   }
@@ -465,17 +516,29 @@ int main(int argc, const char **argv) {
         Checks.push_back(C.Create());
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
-      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits);
+      const FileLimits &Limits = LimitsFor[I];
+      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits.Frontend);
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;
       FindingSink Sink;
       auto ChecksStart = std::chrono::steady_clock::now();
       for (const KernelGraph &G : O.TU.Kernels) {
-        AnalysisContext Ctx(G);
-        for (auto &C : Checks)
-          C->checkKernel(Ctx, Sink);
-        if (Report != ReportKind::None)
-          O.Reports.push_back(buildResourceReport(Ctx));
+        // The kernel's time budget started with its graph construction.
+        AnalysisContext Ctx(G, KernelBudget(Limits.Analysis, G.BuildSeconds));
+        std::optional<KernelReport> KR;
+        KernelCheckResult R =
+            runKernelChecks(Ctx, Checks, [&](AnalysisContext &A) {
+              if (Report != ReportKind::None)
+                KR = buildResourceReport(A);
+            });
+        if (R.BudgetRemark) {
+          O.BudgetRemarks.push_back(std::move(*R.BudgetRemark));
+          continue;
+        }
+        for (Finding &F : R.Findings)
+          Sink.report(std::move(F));
+        if (KR)
+          O.Reports.push_back(std::move(*KR));
       }
       O.ChecksSeconds = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - ChecksStart)
@@ -555,6 +618,8 @@ int main(int argc, const char **argv) {
       for (const KernelGraph &G : TU.Kernels)
         for (const AnalysisRemark &R : G.Remarks)
           Printer.printRemark(R);
+      for (const AnalysisRemark &R : O.BudgetRemarks)
+        Printer.printRemark(R);
       for (const AnalysisRemark &R : TU.Remarks)
         Printer.printRemark(R);
     }

@@ -140,6 +140,12 @@ struct KernelGraph {
   bool IsPattern = false;
   /// The event budget was hit: the graph is missing the rest of the kernel.
   bool Truncated = false;
+  /// The kernel's time budget ran out while the graph was built (it is
+  /// Truncated too): nothing may be reported for the kernel.
+  bool OutOfTime = false;
+  /// Wall time spent building the graph, in seconds: the first part of the
+  /// kernel's time budget (KernelBudget).
+  double BuildSeconds = 0;
   std::vector<AnalysisRemark> Remarks;
 
   unsigned addBlock();

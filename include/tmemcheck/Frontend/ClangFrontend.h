@@ -9,6 +9,7 @@
 #ifndef TMEMCHECK_FRONTEND_CLANGFRONTEND_H
 #define TMEMCHECK_FRONTEND_CLANGFRONTEND_H
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 
@@ -31,6 +32,9 @@ struct FrontendLimits {
   unsigned MaxCallDepth = 8; ///< inlining depth of device callees.
   unsigned MaxBlocksPerKernel = 200000;
   unsigned MaxEventsPerKernel = 500000;
+  /// Wall time one kernel may take (AnalysisLimits::MaxKernelSeconds);
+  /// building its graph uses the first part of it.
+  double MaxKernelSeconds = AnalysisLimits::DefaultMaxKernelSeconds;
 };
 
 /// What one translation unit produced.

@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstring>
 
 using namespace clang;
@@ -132,6 +133,13 @@ unsigned GraphBuilder::countTcgen05(const GCCAsmStmt &S) {
 }
 
 bool GraphBuilder::overBudget() {
+  if (G->OutOfTime)
+    return true;
+  if (Clock.expired(*Time)) {
+    // The driver reports the kernel from its budget (KernelBudget::remark).
+    G->Truncated = G->OutOfTime = true;
+    return true;
+  }
   if (G->Blocks.size() <= Limits.MaxBlocksPerKernel &&
       EventCount <= Limits.MaxEventsPerKernel)
     return false;
@@ -175,10 +183,15 @@ const CFG *GraphBuilder::cfgFor(const FunctionDecl *FD) {
 }
 
 KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
+  auto Start = std::chrono::steady_clock::now();
   KernelGraph Graph;
   G = &Graph;
   EventCount = 0;
   BudgetReported = DepthReported = false;
+  AnalysisLimits TimeOnly;
+  TimeOnly.MaxKernelSeconds = Limits.MaxKernelSeconds;
+  Time.emplace(TimeOnly, /*AlreadySpent=*/0);
+  Clock = DeadlinePoller();
   Graph.Name = functionName(Kernel);
   Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
   Graph.IsPattern = IsPattern;
@@ -215,6 +228,9 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
       if (E.Id == Unnumbered)
         E.Id = Next++;
   G = nullptr;
+  Graph.BuildSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - Start)
+                           .count();
   return Graph;
 }
 

@@ -11,6 +11,7 @@
 
 #include "ValueEvaluator.h"
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Model/ApiModel.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>
+#include <optional>
 
 namespace tmemcheck {
 
@@ -98,6 +100,9 @@ private:
   unsigned EventCount = 0;
   bool BudgetReported = false;
   bool DepthReported = false;
+  /// The time budget of the kernel being built, polled by overBudget().
+  std::optional<KernelBudget> Time;
+  DeadlinePoller Clock;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>> Cfgs;
   std::vector<std::unique_ptr<Frame>> Frames;
   std::unique_ptr<RelevanceOracle> Relevance;
