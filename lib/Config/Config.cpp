@@ -7,6 +7,7 @@
 #include "tmemcheck/Config/Config.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -15,6 +16,53 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+
+namespace tmemcheck {
+
+namespace {
+
+/// YAML is printable Unicode text (YAML 1.2, c-printable). LLVM's reader
+/// passes other bytes through inside strings, and decodes some malformed
+/// escapes (`"\U!U..."`) into them, but its writer cannot render them
+/// faithfully: --dump-config would print a different config. Such a file or
+/// value is rejected. Returns the offset of the first bad character and why.
+std::optional<std::pair<size_t, const char *>>
+unprintableText(llvm::StringRef Text) {
+  const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(Text.data());
+  const llvm::UTF8 *End = Begin + Text.size();
+  const llvm::UTF8 *Pos = Begin;
+  while (Pos < End) {
+    const llvm::UTF8 *Start = Pos;
+    llvm::UTF32 C = 0;
+    if (llvm::convertUTF8Sequence(&Pos, End, &C, llvm::strictConversion) !=
+        llvm::conversionOK)
+      return std::make_pair(size_t(Start - Begin), "not valid UTF-8 text");
+    if (!(C == 0x9 || C == 0xA || C == 0xD || (C >= 0x20 && C <= 0x7E) ||
+          C == 0x85 || (C >= 0xA0 && C <= 0xD7FF) ||
+          (C >= 0xE000 && C <= 0xFFFD) || C >= 0x10000))
+      return std::make_pair(size_t(Start - Begin),
+                            "control character in the text");
+  }
+  return std::nullopt;
+}
+
+/// "line:col: why" of the first unprintable character of a file.
+std::optional<std::string> unprintableFile(llvm::StringRef Text) {
+  auto Bad = unprintableText(Text);
+  if (!Bad)
+    return std::nullopt;
+  llvm::StringRef Before = Text.take_front(Bad->first);
+  size_t LineStart = Before.rfind('\n');
+  size_t Column = LineStart == llvm::StringRef::npos
+                      ? Before.size()
+                      : Before.size() - LineStart - 1;
+  return (llvm::Twine(Before.count('\n') + 1) + ":" + llvm::Twine(Column + 1) +
+          ": " + Bad->second)
+      .str();
+}
+
+} // namespace
+} // namespace tmemcheck
 
 namespace llvm::yaml {
 template <> struct MappingTraits<tmemcheck::Config> {
@@ -27,6 +75,12 @@ template <> struct MappingTraits<tmemcheck::Config> {
     IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
   }
   static std::string validate(IO &, tmemcheck::Config &C) {
+    for (auto [Key, Value] :
+         {std::make_pair("Checks", &C.Checks),
+          std::make_pair("WarningsAsErrors", &C.WarningsAsErrors)})
+      if (auto Bad = tmemcheck::unprintableText(*Value))
+        return std::string(Key) + ": " + Bad->second +
+               " (after its escape sequences are decoded)";
     if (C.MaxKernelSeconds &&
         !(std::isfinite(*C.MaxKernelSeconds) && *C.MaxKernelSeconds >= 0))
       return "MaxKernelSeconds must be a number of seconds, 0 or more";
@@ -42,6 +96,9 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path) {
   C.Path = Path.str();
   if (Text.trim().empty())
     return C;
+  if (std::optional<std::string> Bad = unprintableFile(Text))
+    return llvm::createStringError(std::errc::illegal_byte_sequence, "%s:%s",
+                                   Path.str().c_str(), Bad->c_str());
   std::string Message;
   llvm::yaml::Input In(Text, /*Ctxt=*/nullptr,
                        [](const llvm::SMDiagnostic &D, void *Ctx) {
