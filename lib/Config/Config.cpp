@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -61,6 +62,51 @@ std::optional<std::string> unprintableFile(llvm::StringRef Text) {
       .str();
 }
 
+/// A .tmemcheck.yaml is a flat mapping; no real one nests more than this.
+constexpr unsigned MaxConfigNesting = 64;
+
+bool nestedTooDeeply(llvm::yaml::Node *N, unsigned Depth, llvm::SMRange &At) {
+  if (!N)
+    return false;
+  if (Depth > MaxConfigNesting) {
+    At = N->getSourceRange();
+    return true;
+  }
+  if (auto *M = llvm::dyn_cast<llvm::yaml::MappingNode>(N)) {
+    for (llvm::yaml::KeyValueNode &KV : *M)
+      if (nestedTooDeeply(KV.getKey(), Depth + 1, At) ||
+          nestedTooDeeply(KV.getValue(), Depth + 1, At))
+        return true;
+  } else if (auto *S = llvm::dyn_cast<llvm::yaml::SequenceNode>(N)) {
+    for (llvm::yaml::Node &Child : *S)
+      if (nestedTooDeeply(&Child, Depth + 1, At))
+        return true;
+  }
+  return false;
+}
+
+/// LLVM's YAML I/O builds its node tree recursively, one stack frame per
+/// nesting level, so a file nested tens of thousands of levels deep
+/// (`[[[[…`) would overflow the stack. The nesting is measured first with
+/// the lazy YAML parser, which parses a collection only as far as it is
+/// walked, and the walk stops at MaxConfigNesting. Syntax errors are left
+/// for YAML I/O to report.
+std::optional<std::string> tooDeeplyNestedFile(llvm::StringRef Text) {
+  llvm::SourceMgr SM;
+  SM.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
+  llvm::yaml::Stream Stream(Text, SM, /*ShowColors=*/false);
+  llvm::SMRange At;
+  for (llvm::yaml::Document &Doc : Stream)
+    if (nestedTooDeeply(Doc.getRoot(), 0, At)) {
+      auto [Line, Column] = SM.getLineAndColumn(At.Start);
+      return (llvm::Twine(Line) + ":" + llvm::Twine(Column) +
+              ": nested more than " + llvm::Twine(MaxConfigNesting) +
+              " levels deep (a .tmemcheck.yaml is a flat list of settings)")
+          .str();
+    }
+  return std::nullopt;
+}
+
 } // namespace
 } // namespace tmemcheck
 
@@ -99,6 +145,9 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path) {
   if (std::optional<std::string> Bad = unprintableFile(Text))
     return llvm::createStringError(std::errc::illegal_byte_sequence, "%s:%s",
                                    Path.str().c_str(), Bad->c_str());
+  if (std::optional<std::string> Deep = tooDeeplyNestedFile(Text))
+    return llvm::createStringError(std::errc::invalid_argument, "%s:%s",
+                                   Path.str().c_str(), Deep->c_str());
   std::string Message;
   llvm::yaml::Input In(Text, /*Ctxt=*/nullptr,
                        [](const llvm::SMDiagnostic &D, void *Ctx) {
