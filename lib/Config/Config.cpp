@@ -17,6 +17,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace tmemcheck {
 
@@ -107,8 +109,35 @@ std::optional<std::string> tooDeeplyNestedFile(llvm::StringRef Text) {
   return std::nullopt;
 }
 
+/// A number of seconds in the file. LLVM's YAML writer prints doubles with
+/// six significant digits, so --dump-config would show 0.1234567 as
+/// 0.123457; this one prints the shortest text that reads back exactly.
+struct Seconds {
+  double Value = 0;
+};
+
 } // namespace
 } // namespace tmemcheck
+
+namespace llvm::yaml {
+template <> struct ScalarTraits<tmemcheck::Seconds> {
+  static void output(const tmemcheck::Seconds &S, void *, raw_ostream &OS) {
+    char Buf[64];
+    for (int Digits = 1; Digits <= 17; ++Digits) {
+      snprintf(Buf, sizeof(Buf), "%.*g", Digits, S.Value);
+      if (std::strtod(Buf, nullptr) == S.Value)
+        break;
+    }
+    OS << Buf;
+  }
+  static StringRef input(StringRef Scalar, void *, tmemcheck::Seconds &S) {
+    if (!to_float(Scalar, S.Value))
+      return "invalid number";
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+} // namespace llvm::yaml
 
 namespace llvm::yaml {
 template <> struct MappingTraits<tmemcheck::Config> {
@@ -117,7 +146,12 @@ template <> struct MappingTraits<tmemcheck::Config> {
     IO.mapOptional("WarningsAsErrors", C.WarningsAsErrors);
     IO.mapOptional("MaxCallDepth", C.MaxCallDepth);
     IO.mapOptional("MaxEvents", C.MaxEvents);
-    IO.mapOptional("MaxKernelSeconds", C.MaxKernelSeconds);
+    std::optional<tmemcheck::Seconds> Seconds;
+    if (C.MaxKernelSeconds)
+      Seconds = tmemcheck::Seconds{*C.MaxKernelSeconds};
+    IO.mapOptional("MaxKernelSeconds", Seconds);
+    if (Seconds)
+      C.MaxKernelSeconds = Seconds->Value;
     IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
   }
   static std::string validate(IO &, tmemcheck::Config &C) {
