@@ -31,6 +31,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -151,6 +152,13 @@ cl::opt<bool> Timing("timing",
                      cl::desc("Print per-file times of parsing, graph "
                               "construction and checks to stderr"),
                      cl::cat(Category));
+cl::opt<bool> PrintParseCommand(
+    "print-parse-command",
+    cl::desc("Print the Clang command line each file is parsed with (one "
+             "line per file, shell-quoted) and exit; running it with "
+             "clang++ gives the parse that tmemcheck's overhead is measured "
+             "against (bench/run.sh)"),
+    cl::cat(Category));
 cl::opt<bool> PrintStubHeader(
     "print-stub-header",
     cl::desc("Print the embedded CUDA stub header (for running the clang-tidy "
@@ -440,6 +448,25 @@ int main(int argc, const char **argv) {
     errs() << "tmemcheck: error: " << EnvError << '\n';
     return ExitToolError;
   }
+  if (PrintParseCommand) {
+    for (const std::string &File : Sources) {
+      std::vector<clang::tooling::CompileCommand> Commands =
+          Compilations->getCompileCommands(File);
+      if (Commands.empty()) {
+        errs() << "tmemcheck: error: " << File << ": no compile command\n";
+        return ExitToolError;
+      }
+      std::vector<std::string> Args =
+          Env->adjustCommand(Commands.front().CommandLine, File);
+      for (size_t I = 0; I < Args.size(); ++I) {
+        if (I)
+          outs() << ' ';
+        sys::printArg(outs(), Args[I], /*Quote=*/true);
+      }
+      outs() << '\n';
+    }
+    return ExitClean;
+  }
 
   // Bounds per file: a flag given on the command line, else the file's
   // .tmemcheck.yaml, else the flag's default.
@@ -480,8 +507,10 @@ int main(int argc, const char **argv) {
     TranslationUnitResult TU;
     std::vector<Finding> Findings;
     std::vector<KernelReport> Reports;
-    /// Kernels abandoned because their budget ran out.
-    std::vector<AnalysisRemark> BudgetRemarks;
+    /// The kernels' remarks (budgets, patterns), in kernel order.
+    std::vector<AnalysisRemark> KernelRemarks;
+    unsigned KernelCount = 0;
+    std::string EventDump; ///< --dump-events
     double ChecksSeconds = 0;
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
@@ -517,12 +546,19 @@ int main(int argc, const char **argv) {
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
       const FileLimits &Limits = LimitsFor[I];
-      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits.Frontend);
-      if (CrashForTesting == File)
-        LLVM_BUILTIN_TRAP;
       FindingSink Sink;
-      auto ChecksStart = std::chrono::steady_clock::now();
-      for (const KernelGraph &G : O.TU.Kernels) {
+      // Each kernel is checked as soon as its graph is built, and the graph
+      // is dropped: memory holds one kernel's graph, however many the file
+      // has.
+      auto CheckKernel = [&](KernelGraph &G) {
+        auto Start = std::chrono::steady_clock::now();
+        ++O.KernelCount;
+        O.KernelRemarks.insert(O.KernelRemarks.end(), G.Remarks.begin(),
+                               G.Remarks.end());
+        if (DumpEvents) {
+          llvm::raw_string_ostream OS(O.EventDump);
+          dumpGraph(G, OS);
+        }
         // The kernel's time budget started with its graph construction.
         AnalysisContext Ctx(G, KernelBudget(Limits.Analysis, G.BuildSeconds));
         std::optional<KernelReport> KR;
@@ -532,17 +568,21 @@ int main(int argc, const char **argv) {
                 KR = buildResourceReport(A);
             });
         if (R.BudgetRemark) {
-          O.BudgetRemarks.push_back(std::move(*R.BudgetRemark));
-          continue;
+          O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
+        } else {
+          for (Finding &F : R.Findings)
+            Sink.report(std::move(F));
+          if (KR)
+            O.Reports.push_back(std::move(*KR));
         }
-        for (Finding &F : R.Findings)
-          Sink.report(std::move(F));
-        if (KR)
-          O.Reports.push_back(std::move(*KR));
-      }
-      O.ChecksSeconds = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - ChecksStart)
-                            .count();
+        O.ChecksSeconds += std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - Start)
+                               .count();
+      };
+      O.TU = analyzeTranslationUnit(*Compilations, File, *Env,
+                                    Limits.Frontend, CheckKernel);
+      if (CrashForTesting == File)
+        LLVM_BUILTIN_TRAP;
       O.Findings = Sink.takeSorted();
     });
     if (ShowProgress) {
@@ -576,7 +616,7 @@ int main(int argc, const char **argv) {
       ToolFailed = true;
       continue;
     }
-    Kernels += TU.Kernels.size();
+    Kernels += O.KernelCount;
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
       ToolFailed = true;
@@ -588,15 +628,13 @@ int main(int argc, const char **argv) {
              << TU.FirstError << '\n';
       ToolFailed = true;
     }
-    if (DumpEvents)
-      for (const KernelGraph &G : TU.Kernels)
-        dumpGraph(G, outs());
+    outs() << O.EventDump;
     if (Timing)
-      errs() << fmt::format("tmemcheck: timing {}: parse {:.4f} s, graphs "
-                            "{:.4f} s, checks {:.4f} s, {} kernel(s)\n",
-                            File, TU.FrontendSeconds - TU.GraphSeconds,
-                            TU.GraphSeconds, O.ChecksSeconds,
-                            TU.Kernels.size());
+      errs() << fmt::format(
+          "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
+          "{:.4f} s, {} kernel(s)\n",
+          File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
+          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F))
         continue;
@@ -615,10 +653,7 @@ int main(int argc, const char **argv) {
         AllReports.push_back(resourceReportToJson(KR));
     }
     if (!Quiet && Format == OutputFormat::Text) {
-      for (const KernelGraph &G : TU.Kernels)
-        for (const AnalysisRemark &R : G.Remarks)
-          Printer.printRemark(R);
-      for (const AnalysisRemark &R : O.BudgetRemarks)
+      for (const AnalysisRemark &R : O.KernelRemarks)
         Printer.printRemark(R);
       for (const AnalysisRemark &R : TU.Remarks)
         Printer.printRemark(R);

@@ -104,6 +104,15 @@ struct EventIndex {
 
 /// A basic block of the kernel event graph.
 struct Block {
+  Block() = default;
+  // Moving never throws, but SmallVector's move is not declared noexcept:
+  // without saying so, std::vector<Block> would copy every block, events
+  // and all, each time the graph grows.
+  Block(Block &&) noexcept = default;
+  Block &operator=(Block &&) noexcept = default;
+  Block(const Block &) = default;
+  Block &operator=(const Block &) = default;
+
   std::vector<Event> Events;
   llvm::SmallVector<unsigned, 2> Succs;
   llvm::SmallVector<unsigned, 2> Preds;

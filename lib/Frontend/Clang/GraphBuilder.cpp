@@ -228,6 +228,9 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
       if (E.Id == Unnumbered)
         E.Id = Next++;
   G = nullptr;
+  // Callees' CFGs serve the next kernels; the kernel's own is not needed
+  // again (a file with a thousand kernels would keep a thousand of them).
+  Cfgs.erase(Kernel);
   Graph.BuildSeconds = std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - Start)
                            .count();
