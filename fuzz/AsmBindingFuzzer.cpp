@@ -77,8 +77,7 @@ void checkBinding(const ptx::Operand &O,
       fail("symbolic reference bound to an operand of another name", O);
     for (int I = 0; I < Index; ++I)
       if (Operands[I].Name == Name)
-        fail("symbolic reference not bound to the first operand so named",
-             O);
+        fail("symbolic reference not bound to the first operand so named", O);
     return;
   }
   if (!Text.empty() && llvm::isAlpha(Text.front()))

@@ -16,9 +16,9 @@ KernelBudget::KernelBudget(const AnalysisLimits &L, double AlreadySpent)
     : Limits(L), Timed(true) {
   auto Left = std::chrono::duration<double>(
       std::max(0.0, L.MaxKernelSeconds - AlreadySpent));
-  Deadline = std::chrono::steady_clock::now() +
-             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                 Left);
+  Deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(Left);
 }
 
 bool KernelBudget::exhausted() {

@@ -25,7 +25,8 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
-    for (const ReadBeforeWaitLoad &R : findReadsBeforeWaitLoad(G, Ctx.budget())) {
+    for (const ReadBeforeWaitLoad &R :
+         findReadsBeforeWaitLoad(G, Ctx.budget())) {
       Finding F = makeFinding(
           G, R.Read->userLoc(),
           fmt::format("'{}' is read before tcgen05.wait::ld; the value is "

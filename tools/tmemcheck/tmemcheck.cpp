@@ -28,19 +28,19 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 
 #include <atomic>
-#include <cmath>
 #include <chrono>
-#include <mutex>
+#include <cmath>
 #include <map>
+#include <mutex>
 #include <set>
 
 using namespace llvm;
@@ -484,12 +484,10 @@ int main(int argc, const char **argv) {
     L.Frontend.MaxCallDepth = Pick(MaxCallDepth, C.MaxCallDepth);
     L.Frontend.MaxEventsPerKernel = Pick(MaxEvents, C.MaxEvents);
     L.Analysis.MaxKernelSeconds = Pick(MaxKernelSeconds, C.MaxKernelSeconds);
-    L.Analysis.MaxLoopIterations =
-        Pick(MaxLoopIterations, C.MaxLoopIterations);
+    L.Analysis.MaxLoopIterations = Pick(MaxLoopIterations, C.MaxLoopIterations);
     L.Frontend.MaxKernelSeconds = L.Analysis.MaxKernelSeconds;
     return L;
   };
-
 
   TextPrinter Printer(outs(), !NoSnippets);
   Suppressions Nolint;
@@ -579,8 +577,8 @@ int main(int argc, const char **argv) {
                                std::chrono::steady_clock::now() - Start)
                                .count();
       };
-      O.TU = analyzeTranslationUnit(*Compilations, File, *Env,
-                                    Limits.Frontend, CheckKernel);
+      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits.Frontend,
+                                    CheckKernel);
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;
       O.Findings = Sink.takeSorted();

@@ -231,9 +231,9 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   // Callees' CFGs serve the next kernels; the kernel's own is not needed
   // again (a file with a thousand kernels would keep a thousand of them).
   Cfgs.erase(Kernel);
-  Graph.BuildSeconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - Start)
-                           .count();
+  Graph.BuildSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Graph;
 }
 
