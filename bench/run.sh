@@ -1,44 +1,154 @@
 #!/usr/bin/env bash
-# Benchmark: tmemcheck against Clang's own device-side parse of the same
-# translation unit, for generated TUs of 10, 100 and 1000 kernels.
+# Benchmark: what tmemcheck and its clang-tidy plugin cost on top of Clang's
+# own device-side parse of the same file, in wall time and peak memory.
 #
-# Prints, per size, the median over RUNS runs of:
-#   clang     wall time of clang++-22 -fsyntax-only (device side, sm_100a)
-#   tmemcheck wall time of the whole tmemcheck process on the same file
-#   analysis  tmemcheck's own graph construction + checks (from --timing)
-#   ratio     analysis / clang parse: the figure docs/performance.md tracks
-# Usage: bench/run.sh [build-dir]   (RUNS=5 SIZES="10 100 1000" override)
+# Usage: bench/run.sh [-b build-dir] [extra.cu ...]
+#   extra.cu   more translation units to measure, e.g. a CUTLASS-heavy file
+#              kept outside the repository; their compile flags come from
+#              EXTRA_FLAGS (e.g. EXTRA_FLAGS="-std=c++20 -I/tmp/cutlass/include").
+# Environment: RUNS (default 5), SIZES (generated kernel counts, default
+#   "10 100 1000"), EXAMPLES=0 skips the examples/ directory, IR=1 also
+#   counts the instructions clang and tmemcheck execute (valgrind's
+#   callgrind, once per input: slow, but immune to load from other
+#   processes).
+#
+# For every input, four commands run RUNS times, interleaved (A B C D A B C D
+# ...) so that load from other processes hits all of them alike:
+#   clang      clang++-22 with exactly the command tmemcheck parses with
+#              (tmemcheck --print-parse-command), -fsyntax-only
+#   tmemcheck  the tmemcheck process, default checks
+#   tidy       clang-tidy-22 -checks='-*,readability-braces-around-statements'
+#   tidy+tmem  clang-tidy-22 -load libTmemTidyModule.so -checks='-*,tmem-*'
+# Wall time and maximum resident set size come from /usr/bin/time; the
+# tables show medians. "examples" runs every file of examples/ in turn and
+# adds the times (peak memory: the largest). The analysis column is
+# tmemcheck's own graph construction + checks as --timing reports them.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-$root/build}"
+build="$root/build"
+if [ "${1:-}" = "-b" ]; then build="$2"; shift 2; fi
 tool="$build/tools/tmemcheck/tmemcheck"
+plugin="$build/tools/tidy-plugin/libTmemTidyModule.so"
 runs="${RUNS:-5}"
 sizes="${SIZES:-10 100 1000}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-resdir="$(clang++-22 -print-resource-dir)"
-clang_flags=(-x cuda --cuda-device-only --cuda-gpu-arch=sm_100a -nocudalib
-             -fsyntax-only -Wno-unknown-cuda-version)
+for need in /usr/bin/time clang++-22 clang-tidy-22 python3; do
+  command -v "$need" > /dev/null ||
+    { echo "bench: $need not found (apt-get install time clang-22 clang-tidy-22)"; exit 2; }
+done
+[ -x "$tool" ] || { echo "bench: build tmemcheck first ($tool)"; exit 2; }
+have_plugin=1
+[ -f "$plugin" ] || { have_plugin=0; echo "bench: no $plugin, clang-tidy columns skipped"; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-now() { date +%s.%N; }
 
-printf "%-8s %10s %10s %10s %8s\n" kernels clang_s tmemcheck_s analysis_s ratio
-for n in $sizes; do
-  src="$work/k$n.cu"
-  python3 "$root/bench/gen_kernels.py" "$n" > "$src"
-  : > "$work/clang"; : > "$work/tool"; : > "$work/analysis"
+# measure NAME CMD...: appends "wall_s max_rss_kb" to $work/NAME (wall
+# time from the nanosecond clock: /usr/bin/time rounds to 10 ms).
+measure() {
+  local name="$1"; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  /usr/bin/time -f "%M" -o "$work/t" "$@" > /dev/null 2> "$work/err" || true
+  t1=$(date +%s.%N)
+  echo "$(echo "$t1 - $t0" | bc -l) $(tail -1 "$work/t")" >> "$work/$name"
+}
+
+# instructions CMD...: the number of instructions CMD executes (callgrind).
+instructions() {
+  { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+      2>&1 > /dev/null || true; } | awk '/refs:/ { gsub(",", "", $NF); print $NF }'
+}
+
+# bench_input LABEL FILE... : the four commands over the files (summed).
+bench_input() {
+  local label="$1"; shift
+  local files=("$@")
+  local k f
+  for k in clang tool tidy tidytmem analysis; do : > "$work/$k.runs"; done
   for _ in $(seq "$runs"); do
-    t0=$(now); clang++-22 "${clang_flags[@]}" "$src"; t1=$(now)
-    echo "$t1 - $t0" | bc -l >> "$work/clang"
-    t0=$(now)
-    "$tool" --quiet --timing "$src" -- 2> "$work/timing" >/dev/null || true
-    t1=$(now)
-    echo "$t1 - $t0" | bc -l >> "$work/tool"
-    awk '/timing/ { gsub(",", ""); print $8 + $11 }' "$work/timing" >> "$work/analysis"
+    for k in clang tool tidy tidytmem; do : > "$work/$k"; done
+    local analysis=0
+    for f in "${files[@]}"; do
+      # The exact parse command of tmemcheck; clang-tidy gets the same
+      # arguments after `--` (without the driver name and the file).
+      local cmd
+      cmd=$("$tool" --print-parse-command "$f" -- "${flags[@]}")
+      eval "set -- $cmd"
+      shift
+      local args=("$@")
+      local n=${#args[@]}
+      local tidy_args=("${args[@]:0:n-1}")
+      measure clang clang++-22 "${args[@]}"
+      measure tool "$tool" --quiet --timing "$f" -- "${flags[@]}"
+      a=$(awk '/timing/ { gsub(",", ""); print $8 + $11 }' "$work/err")
+      analysis=$(echo "$analysis + ${a:-0}" | bc -l)
+      if [ "$have_plugin" = 1 ]; then
+        measure tidy clang-tidy-22 -checks='-*,readability-braces-around-statements' \
+          "$f" -- "${tidy_args[@]}"
+        measure tidytmem clang-tidy-22 -load "$plugin" -checks='-*,tmem-*' \
+          "$f" -- "${tidy_args[@]}"
+      fi
+    done
+    for k in clang tool tidy tidytmem; do
+      [ -s "$work/$k" ] || continue
+      awk '{ s += $1; if ($2 > m) m = $2 } END { print s, m }' "$work/$k" >> "$work/$k.runs"
+    done
+    echo "$analysis" >> "$work/analysis.runs"
   done
-  c=$(median < "$work/clang"); t=$(median < "$work/tool"); a=$(median < "$work/analysis")
-  printf "%-8s %10.3f %10.3f %10.3f %7.1f%%\n" "$n" "$c" "$t" "$a" \
-    "$(echo "100 * $a / $c" | bc -l)"
+  local ct cm tt tm at bt bm pt pm
+  ct=$(cut -d' ' -f1 "$work/clang.runs" | median)
+  cm=$(cut -d' ' -f2 "$work/clang.runs" | median)
+  tt=$(cut -d' ' -f1 "$work/tool.runs" | median)
+  tm=$(cut -d' ' -f2 "$work/tool.runs" | median)
+  at=$(median < "$work/analysis.runs")
+  printf "%-12s | %7.3f | %7.3f | %+6.1f%% | %6.3f | %5.1f%% | %6.0f | %6.0f | %5.2fx" \
+    "$label" "$ct" "$tt" "$(echo "100 * ($tt - $ct) / $ct" | bc -l)" "$at" \
+    "$(echo "100 * $at / $ct" | bc -l)" "$(echo "$cm / 1024" | bc -l)" \
+    "$(echo "$tm / 1024" | bc -l)" "$(echo "$tm / $cm" | bc -l)"
+  if [ "$have_plugin" = 1 ]; then
+    bt=$(cut -d' ' -f1 "$work/tidy.runs" | median)
+    bm=$(cut -d' ' -f2 "$work/tidy.runs" | median)
+    pt=$(cut -d' ' -f1 "$work/tidytmem.runs" | median)
+    pm=$(cut -d' ' -f2 "$work/tidytmem.runs" | median)
+    printf " | %7.3f | %7.3f | %+6.1f%% | %5.2fx" "$bt" "$pt" \
+      "$(echo "100 * ($pt - $bt) / $bt" | bc -l)" "$(echo "$pm / $bm" | bc -l)"
+  fi
+  printf "\n"
+  if [ "${IR:-0}" != 0 ]; then
+    local ic=0 it=0
+    for f in "${files[@]}"; do
+      cmd=$("$tool" --print-parse-command "$f" -- "${flags[@]}")
+      eval "set -- $cmd"
+      shift
+      ic=$((ic + $(instructions clang++-22 "$@")))
+      it=$((it + $(instructions "$tool" --quiet "$f" -- "${flags[@]}")))
+    done
+    printf "%-12s   instructions: clang %d, tmemcheck %d, overhead %+.1f%%\n" \
+      "" "$ic" "$it" "$(echo "100 * ($it - $ic) / $ic" | bc -l)"
+  fi
+}
+
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "runs per command: $runs (medians)"
+echo
+printf "%-12s | %7s | %7s | %7s | %6s | %6s | %6s | %6s | %6s | %7s | %7s | %7s | %6s\n" \
+  input clang_s tmemchk over_s anal_s an/par clangMB toolMB mem_x \
+  tidy_s tidy+tm over_s tidy_mx
+flags=()
+if [ "${EXAMPLES:-1}" != 0 ]; then
+  bench_input examples "$root"/examples/*.cu
+fi
+for n in $sizes; do
+  python3 "$root/bench/gen_kernels.py" "$n" > "$work/k$n.cu"
+  bench_input "gen-$n" "$work/k$n.cu"
 done
+read -ra flags <<< "${EXTRA_FLAGS:-}"
+for f in "$@"; do
+  bench_input "$(basename "$f")" "$f"
+done
+echo
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -11,4 +11,5 @@ if [ ! -f "$build/build.ninja" ] || [ $# -gt 0 ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 "$@"
 fi
 ninja -C "$build" -j"$(nproc)" tmemcheck tmemcheck-unittests TmemTidyModule \
-  TmemAnalyzerPlugin tmemcheck-ptx-fuzzer
+  TmemAnalyzerPlugin tmemcheck-ptx-fuzzer tmemcheck-asm-binding-fuzzer \
+  tmemcheck-config-fuzzer

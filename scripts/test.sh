@@ -31,27 +31,33 @@ if [ "${SANITIZED:-1}" != 0 ]; then
   fi
 fi
 
-# Bounded fuzzing of the PTX parser and decoders (FUZZ_SECONDS, default 30;
-# 0 skips it, as libFuzzer would take -max_total_time=0 as "no limit"):
-# any crash or sanitizer report fails the run; the reproducer is kept.
-fuzzer="$build/fuzz/tmemcheck-ptx-fuzzer"
+# Bounded fuzzing (FUZZ_SECONDS per target, default 30; 0 skips): the PTX
+# parser and decoders, asm operand binding, the config loader. Any crash or
+# sanitizer report fails the run; the reproducer is kept in the build
+# directory as fuzz-<target>-crash-*.
 fuzz_passed=0 fuzz_failed=0
-if [ -x "$fuzzer" ] && [ "${FUZZ_SECONDS:-30}" != 0 ]; then
+fuzz_seconds="${FUZZ_SECONDS:-30}"
+for target in ptx:corpus asm-binding:corpus-asm config:corpus-config; do
+  name="${target%%:*}" seeds="$root/fuzz/${target#*:}"
+  fuzzer="$build/fuzz/tmemcheck-$name-fuzzer"
+  [ "$fuzz_seconds" != 0 ] && [ -x "$fuzzer" ] || continue
   corpus="$(mktemp -d)"
-  cp "$root"/fuzz/corpus/* "$corpus"/
-  echo "fuzz: running $(basename "$fuzzer") for ${FUZZ_SECONDS:-30} s"
-  if (cd "$build" && "$fuzzer" -max_total_time="${FUZZ_SECONDS:-30}" \
-        -rss_limit_mb=2048 -print_final_stats=1 "$corpus" > "$build/fuzz.log" 2>&1); then
-    fuzz_passed=1
-    grep -E "^stat::number_of_executed_units" "$build/fuzz.log" || true
+  cp "$seeds"/* "$corpus"/
+  flog="$build/fuzz-$name.log"
+  echo "fuzz: running $(basename "$fuzzer") for $fuzz_seconds s"
+  if "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 \
+       -artifact_prefix="$build/fuzz-$name-" -print_final_stats=1 \
+       "$corpus" > "$flog" 2>&1; then
+    fuzz_passed=$((fuzz_passed + 1))
+    grep -E "^stat::number_of_executed_units" "$flog" || true
   else
-    fuzz_failed=1
+    fuzz_failed=$((fuzz_failed + 1))
     rc=1
-    tail -40 "$build/fuzz.log"
-    echo "fuzz: FAILED; reproducer in $build (crash-*)"
+    tail -40 "$flog"
+    echo "fuzz: $(basename "$fuzzer") FAILED; reproducer: $(ls "$build"/fuzz-"$name"-* 2>/dev/null | head -1)"
   fi
   rm -rf "$corpus"
-fi
+done
 
 # One closing line that any CI can read.
 awk '

@@ -173,7 +173,8 @@ uint64_t mbarrierIdentity(const AbstractValue &V) {
 }
 
 CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
-                                       ThreadConditions &Threads) {
+                                       ThreadConditions &Threads,
+                                       KernelBudget &Budget) {
   const unsigned N = G.Blocks.size();
   if (N == 0)
     return;
@@ -339,7 +340,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
 
   // The may-sets only grow and the must-set only shrinks: this terminates.
   ForwardSolution<ThreadState> Sol = solveForward<ThreadState>(
-      G,
+      G, Budget,
       [&](unsigned B, const std::vector<uint8_t> &Reached,
           const std::vector<ThreadState> &Outs) {
         ThreadState S;

@@ -45,7 +45,8 @@ void unionInto(std::map<uint64_t, std::set<unsigned>> &R,
 } // namespace
 
 DeallocOrdering::DeallocOrdering(const KernelGraph &G,
-                                 ThreadConditions &Threads) {
+                                 ThreadConditions &Threads,
+                                 KernelBudget &Budget) {
   const unsigned N = G.Blocks.size();
   if (N == 0)
     return;
@@ -75,7 +76,7 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
   };
 
   ForwardSolution<Unordered> Sol = solveForward<Unordered>(
-      G,
+      G, Budget,
       [&](unsigned B, const std::vector<uint8_t> &Reached,
           const std::vector<Unordered> &Outs) {
         Unordered S;

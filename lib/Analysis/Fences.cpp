@@ -35,7 +35,8 @@ bool handsOff(const SyncOp &S) {
 } // namespace
 
 std::vector<MissingFence> findMissingFences(const KernelGraph &G,
-                                            ThreadConditions &Threads) {
+                                            ThreadConditions &Threads,
+                                            KernelBudget &Budget) {
   EventIndex Index(G);
   const std::vector<const Event *> &ById = Index.ById;
   const std::vector<unsigned> &BlockOf = Index.BlockOf;
@@ -91,7 +92,7 @@ std::vector<MissingFence> findMissingFences(const KernelGraph &G,
   };
 
   ForwardSolution<FenceState> Sol = solveForward<FenceState>(
-      G,
+      G, Budget,
       [&](unsigned B, const std::vector<uint8_t> &Reached,
           const std::vector<FenceState> &Outs) {
         FenceState S;

@@ -108,7 +108,8 @@ std::optional<int64_t> columnCount(const Event &E) {
 }
 
 LifecycleAnalysis::LifecycleAnalysis(const KernelGraph &G,
-                                     const ControlDependence &CD)
+                                     const ControlDependence &CD,
+                                     KernelBudget &Budget)
     : G(G), CD(CD) {
   collectRegions();
   const unsigned N = G.Blocks.size();
@@ -116,7 +117,7 @@ LifecycleAnalysis::LifecycleAnalysis(const KernelGraph &G,
     return;
   // The lattice is finite (a few bits per region), so this terminates.
   ForwardSolution<CtaState> Sol = solveForward<CtaState>(
-      G,
+      G, Budget,
       [&](unsigned B, const std::vector<uint8_t> &Reached,
           const std::vector<CtaState> &Outs) {
         return joinInto(B, Reached, Outs);

@@ -72,11 +72,12 @@ std::string loadedVariableName(const Event &Load, uint64_t Var) {
 
 } // namespace
 
-std::vector<ReadBeforeWaitLoad> findReadsBeforeWaitLoad(const KernelGraph &G) {
+std::vector<ReadBeforeWaitLoad> findReadsBeforeWaitLoad(const KernelGraph &G,
+                                                        KernelBudget &Budget) {
   std::vector<ReadBeforeWaitLoad> Result;
   auto NoReport = [](const Event &, const Event &) {};
   ForwardSolution<PendingState> Sol = solveForward<PendingState>(
-      G,
+      G, Budget,
       [&](unsigned B, const std::vector<uint8_t> &Reached,
           const std::vector<PendingState> &Outs) {
         PendingState S;

@@ -30,7 +30,7 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
-    std::vector<ReadBeforeWaitLoad> Reads = findReadsBeforeWaitLoad(G);
+    std::vector<ReadBeforeWaitLoad> Reads = findReadsBeforeWaitLoad(G, Ctx.budget());
     // The wait goes before the first read of each load (in program order):
     // one wait completes all of the load's registers.
     std::map<unsigned, unsigned> FirstReadOf;

@@ -24,7 +24,8 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
-    for (const MissingFence &M : findMissingFences(G, Ctx.threads())) {
+    for (const MissingFence &M :
+         findMissingFences(G, Ctx.threads(), Ctx.budget())) {
       std::string Kind = kindName(M.Op->Op->Kind).str();
       if (M.After) {
         Finding F = makeKernelLevelFinding(

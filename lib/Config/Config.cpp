@@ -7,18 +7,164 @@
 #include "tmemcheck/Config/Config.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace tmemcheck {
+
+namespace {
+
+/// YAML is printable Unicode text (YAML 1.2, c-printable). LLVM's reader
+/// passes other bytes through inside strings, and decodes some malformed
+/// escapes (`"\U!U..."`) into them, but its writer cannot render them
+/// faithfully: --dump-config would print a different config. Such a file or
+/// value is rejected. Returns the offset of the first bad character and why.
+std::optional<std::pair<size_t, const char *>>
+unprintableText(llvm::StringRef Text) {
+  const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(Text.data());
+  const llvm::UTF8 *End = Begin + Text.size();
+  const llvm::UTF8 *Pos = Begin;
+  while (Pos < End) {
+    const llvm::UTF8 *Start = Pos;
+    llvm::UTF32 C = 0;
+    if (llvm::convertUTF8Sequence(&Pos, End, &C, llvm::strictConversion) !=
+        llvm::conversionOK)
+      return std::make_pair(size_t(Start - Begin), "not valid UTF-8 text");
+    if (!(C == 0x9 || C == 0xA || C == 0xD || (C >= 0x20 && C <= 0x7E) ||
+          C == 0x85 || (C >= 0xA0 && C <= 0xD7FF) ||
+          (C >= 0xE000 && C <= 0xFFFD) || C >= 0x10000))
+      return std::make_pair(size_t(Start - Begin),
+                            "control character in the text");
+  }
+  return std::nullopt;
+}
+
+/// "line:col: why" of the first unprintable character of a file.
+std::optional<std::string> unprintableFile(llvm::StringRef Text) {
+  auto Bad = unprintableText(Text);
+  if (!Bad)
+    return std::nullopt;
+  llvm::StringRef Before = Text.take_front(Bad->first);
+  size_t LineStart = Before.rfind('\n');
+  size_t Column = LineStart == llvm::StringRef::npos
+                      ? Before.size()
+                      : Before.size() - LineStart - 1;
+  return (llvm::Twine(Before.count('\n') + 1) + ":" + llvm::Twine(Column + 1) +
+          ": " + Bad->second)
+      .str();
+}
+
+/// A .tmemcheck.yaml is a flat mapping; no real one nests more than this.
+constexpr unsigned MaxConfigNesting = 64;
+
+bool nestedTooDeeply(llvm::yaml::Node *N, unsigned Depth, llvm::SMRange &At) {
+  if (!N)
+    return false;
+  if (Depth > MaxConfigNesting) {
+    At = N->getSourceRange();
+    return true;
+  }
+  if (auto *M = llvm::dyn_cast<llvm::yaml::MappingNode>(N)) {
+    for (llvm::yaml::KeyValueNode &KV : *M)
+      if (nestedTooDeeply(KV.getKey(), Depth + 1, At) ||
+          nestedTooDeeply(KV.getValue(), Depth + 1, At))
+        return true;
+  } else if (auto *S = llvm::dyn_cast<llvm::yaml::SequenceNode>(N)) {
+    for (llvm::yaml::Node &Child : *S)
+      if (nestedTooDeeply(&Child, Depth + 1, At))
+        return true;
+  }
+  return false;
+}
+
+/// LLVM's YAML I/O builds its node tree recursively, one stack frame per
+/// nesting level, so a file nested tens of thousands of levels deep
+/// (`[[[[…`) would overflow the stack. The nesting is measured first with
+/// the lazy YAML parser, which parses a collection only as far as it is
+/// walked, and the walk stops at MaxConfigNesting. Syntax errors are left
+/// for YAML I/O to report.
+std::optional<std::string> tooDeeplyNestedFile(llvm::StringRef Text) {
+  llvm::SourceMgr SM;
+  SM.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
+  llvm::yaml::Stream Stream(Text, SM, /*ShowColors=*/false);
+  llvm::SMRange At;
+  for (llvm::yaml::Document &Doc : Stream)
+    if (nestedTooDeeply(Doc.getRoot(), 0, At)) {
+      auto [Line, Column] = SM.getLineAndColumn(At.Start);
+      return (llvm::Twine(Line) + ":" + llvm::Twine(Column) +
+              ": nested more than " + llvm::Twine(MaxConfigNesting) +
+              " levels deep (a .tmemcheck.yaml is a flat list of settings)")
+          .str();
+    }
+  return std::nullopt;
+}
+
+/// A number of seconds in the file. LLVM's YAML writer prints doubles with
+/// six significant digits, so --dump-config would show 0.1234567 as
+/// 0.123457; this one prints the shortest text that reads back exactly.
+struct Seconds {
+  double Value = 0;
+};
+
+} // namespace
+} // namespace tmemcheck
+
+namespace llvm::yaml {
+template <> struct ScalarTraits<tmemcheck::Seconds> {
+  static void output(const tmemcheck::Seconds &S, void *, raw_ostream &OS) {
+    char Buf[64];
+    for (int Digits = 1; Digits <= 17; ++Digits) {
+      snprintf(Buf, sizeof(Buf), "%.*g", Digits, S.Value);
+      if (std::strtod(Buf, nullptr) == S.Value)
+        break;
+    }
+    OS << Buf;
+  }
+  static StringRef input(StringRef Scalar, void *, tmemcheck::Seconds &S) {
+    if (!to_float(Scalar, S.Value))
+      return "invalid number";
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+} // namespace llvm::yaml
 
 namespace llvm::yaml {
 template <> struct MappingTraits<tmemcheck::Config> {
   static void mapping(IO &IO, tmemcheck::Config &C) {
     IO.mapOptional("Checks", C.Checks);
     IO.mapOptional("WarningsAsErrors", C.WarningsAsErrors);
+    IO.mapOptional("MaxCallDepth", C.MaxCallDepth);
+    IO.mapOptional("MaxEvents", C.MaxEvents);
+    std::optional<tmemcheck::Seconds> Seconds;
+    if (C.MaxKernelSeconds)
+      Seconds = tmemcheck::Seconds{*C.MaxKernelSeconds};
+    IO.mapOptional("MaxKernelSeconds", Seconds);
+    if (Seconds)
+      C.MaxKernelSeconds = Seconds->Value;
+    IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
+  }
+  static std::string validate(IO &, tmemcheck::Config &C) {
+    for (auto [Key, Value] :
+         {std::make_pair("Checks", &C.Checks),
+          std::make_pair("WarningsAsErrors", &C.WarningsAsErrors)})
+      if (auto Bad = tmemcheck::unprintableText(*Value))
+        return std::string(Key) + ": " + Bad->second +
+               " (after its escape sequences are decoded)";
+    if (C.MaxKernelSeconds &&
+        !(std::isfinite(*C.MaxKernelSeconds) && *C.MaxKernelSeconds >= 0))
+      return "MaxKernelSeconds must be a number of seconds, 0 or more";
+    return "";
   }
 };
 } // namespace llvm::yaml
@@ -30,6 +176,12 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path) {
   C.Path = Path.str();
   if (Text.trim().empty())
     return C;
+  if (std::optional<std::string> Bad = unprintableFile(Text))
+    return llvm::createStringError(std::errc::illegal_byte_sequence, "%s:%s",
+                                   Path.str().c_str(), Bad->c_str());
+  if (std::optional<std::string> Deep = tooDeeplyNestedFile(Text))
+    return llvm::createStringError(std::errc::invalid_argument, "%s:%s",
+                                   Path.str().c_str(), Deep->c_str());
   std::string Message;
   llvm::yaml::Input In(Text, /*Ctxt=*/nullptr,
                        [](const llvm::SMDiagnostic &D, void *Ctx) {

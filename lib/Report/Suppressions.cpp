@@ -6,9 +6,12 @@
 
 #include "tmemcheck/Report/Suppressions.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <iterator>
 
 namespace tmemcheck {
 
@@ -50,8 +53,11 @@ const Suppressions::FileInfo &Suppressions::fileInfo(const std::string &Path) {
   if (auto Buf = llvm::MemoryBuffer::getFile(Path)) {
     llvm::SmallVector<llvm::StringRef, 0> Parts;
     (*Buf)->getBuffer().split(Parts, '\n');
-    for (llvm::StringRef P : Parts)
+    for (llvm::StringRef P : Parts) {
+      if (P.contains("NOLINTBEGIN") || P.contains("NOLINTEND"))
+        Info.BlockMarkerLines.push_back(Info.Lines.size());
       Info.Lines.push_back(P.rtrim("\r").str());
+    }
   }
   return Files.insert({Path, std::move(Info)}).first->second;
 }
@@ -69,8 +75,11 @@ bool Suppressions::isSuppressed(const Finding &F) {
     return true;
   // Innermost open NOLINTBEGIN above the line that covers the check.
   int Depth = 0;
-  for (unsigned I = L - 1; I-- > 0;) {
-    llvm::StringRef Line = Info.Lines[I];
+  auto Above = llvm::lower_bound(Info.BlockMarkerLines, L - 1);
+  for (auto It = std::make_reverse_iterator(Above),
+            End = Info.BlockMarkerLines.rend();
+       It != End; ++It) {
+    llvm::StringRef Line = Info.Lines[*It];
     if (markerCovers(Line, "NOLINTEND", F.CheckName))
       --Depth;
     else if (markerCovers(Line, "NOLINTBEGIN", F.CheckName) && ++Depth > 0)

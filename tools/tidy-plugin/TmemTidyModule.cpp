@@ -2,8 +2,8 @@
 //
 // Part of tmemcheck. A thin adapter: every check of lib/Checks is offered to
 // clang-tidy under its own name (`clang-tidy -load libTmemTidyModule.so
-// -checks='tmem-*'`). The kernel graphs of a translation unit are built once
-// and shared by all enabled checks; findings become clang-tidy diagnostics,
+// -checks='tmem-*'`). The enabled checks run together, once per translation
+// unit, one kernel at a time; findings become clang-tidy diagnostics,
 // so NOLINT, -warnings-as-errors and the editor integrations apply as for
 // any other check. No check logic lives here.
 //
@@ -11,6 +11,7 @@
 
 #include "tmemcheck/Analysis/AnalysisContext.h"
 #include "tmemcheck/Checks/Check.h"
+#include "tmemcheck/Checks/KernelCheckRun.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -19,8 +20,11 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -30,35 +34,74 @@ namespace tidy {
 
 namespace {
 
-/// The kernel graphs of the translation unit clang-tidy is checking, built
-/// on first use and shared by every tmem-* check of that run.
-class GraphCache {
+/// The tmem-* checks clang-tidy enabled, run together once per translation
+/// unit: each kernel's graph is built, analysed by all of them within the
+/// kernel's budget and dropped, as in the CLI, and the findings wait for
+/// the check they belong to. Each analysis runs once per kernel, and memory
+/// holds one kernel at a time. A kernel whose budget runs out reports
+/// nothing (clang-tidy has no place for the CLI's remark).
+class SharedRun {
 public:
-  const TranslationUnitResult &get(ASTContext &Ctx) {
+  /// A check instance for the coming translation unit (clang-tidy creates
+  /// the enabled checks anew for each one).
+  void enroll(const void *Check, StringRef Name) {
+    Enrolled[Check] = Name.str();
+    Current = nullptr;
+  }
+  /// The instance is going away with its translation unit.
+  void withdraw(const void *Check) {
+    Enrolled.erase(Check);
+    Current = nullptr;
+    ByCheck.clear();
+  }
+
+  const std::vector<Finding> &findings(ASTContext &Ctx, StringRef Check) {
     if (&Ctx != Current) {
-      Result = TranslationUnitResult();
-      buildKernelGraphs(Ctx, FrontendLimits(), Result);
+      run(Ctx);
       Current = &Ctx;
     }
-    return Result;
+    return ByCheck[Check];
   }
 
 private:
+  void run(ASTContext &Ctx) {
+    ByCheck.clear();
+    std::set<std::string> Names;
+    for (const auto &[Instance, Name] : Enrolled)
+      Names.insert(Name);
+    std::vector<std::unique_ptr<Check>> Checks;
+    for (const std::string &Name : Names)
+      if (const CheckInfo *Info = CheckRegistry::find(Name))
+        Checks.push_back(Info->Create());
+    TranslationUnitResult Result;
+    FindingSink Sink;
+    buildKernelGraphs(Ctx, FrontendLimits(), Result, [&](KernelGraph &G) {
+      AnalysisContext A(G, KernelBudget(AnalysisLimits(), G.BuildSeconds));
+      for (Finding &F : runKernelChecks(A, Checks).Findings)
+        Sink.report(std::move(F));
+    });
+    for (Finding &F : Sink.takeSorted())
+      ByCheck[F.CheckName].push_back(std::move(F));
+  }
+
+  std::map<const void *, std::string> Enrolled;
   const ASTContext *Current = nullptr;
-  TranslationUnitResult Result;
+  llvm::StringMap<std::vector<Finding>> ByCheck;
 };
 
-GraphCache &cache() {
-  static GraphCache C;
-  return C;
+SharedRun &sharedRun() {
+  static SharedRun R;
+  return R;
 }
 
 /// One tmemcheck check seen as a clang-tidy check.
 class TmemTidyCheck : public ::clang::tidy::ClangTidyCheck {
 public:
-  TmemTidyCheck(StringRef Name, ::clang::tidy::ClangTidyContext *Context,
-                const CheckInfo &Info)
-      : ClangTidyCheck(Name, Context), Impl(Info.Create()) {}
+  TmemTidyCheck(StringRef Name, ::clang::tidy::ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context), Name(Name.str()) {
+    sharedRun().enroll(this, Name);
+  }
+  ~TmemTidyCheck() override { sharedRun().withdraw(this); }
 
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
@@ -70,16 +113,10 @@ public:
 
   void check(const MatchFinder::MatchResult &Result) override {
     ASTContext &Ctx = *Result.Context;
-    const TranslationUnitResult &TU = cache().get(Ctx);
-    FindingSink Sink;
-    for (const KernelGraph &G : TU.Kernels) {
-      AnalysisContext A(G);
-      Impl->checkKernel(A, Sink);
-    }
     const SourceManager &SM = Ctx.getSourceManager();
     // clang-tidy checks warn; `-warnings-as-errors='tmem-*'` makes them
     // fail a build, as for any other check.
-    for (const Finding &F : Sink.takeSorted()) {
+    for (const Finding &F : sharedRun().findings(Ctx, Name)) {
       {
         // Fix-its become FixItHints: clang-tidy's --fix and --export-fixes
         // apply and export them. The warning is emitted when the builder
@@ -125,7 +162,7 @@ private:
         Fix.Text);
   }
 
-  std::unique_ptr<Check> Impl;
+  std::string Name;
 };
 
 /// Registers every check of the catalogue by its public name.
@@ -135,9 +172,9 @@ public:
       ::clang::tidy::ClangTidyCheckFactories &Factories) override {
     for (const CheckInfo &Info : CheckRegistry::all())
       Factories.registerCheckFactory(
-          Info.Name, [&Info](StringRef Name,
-                             ::clang::tidy::ClangTidyContext *Context) {
-            return std::make_unique<TmemTidyCheck>(Name, Context, Info);
+          Info.Name,
+          [](StringRef Name, ::clang::tidy::ClangTidyContext *Context) {
+            return std::make_unique<TmemTidyCheck>(Name, Context);
           });
   }
 };

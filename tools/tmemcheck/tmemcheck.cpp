@@ -13,6 +13,7 @@
 
 #include "tmemcheck/Checks/Check.h"
 #include "tmemcheck/Checks/CheckFilter.h"
+#include "tmemcheck/Checks/KernelCheckRun.h"
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
@@ -36,17 +37,19 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 
 #include <atomic>
 #include <chrono>
-#include <mutex>
+#include <cmath>
 #include <map>
+#include <mutex>
 #include <set>
 
 using namespace llvm;
@@ -116,6 +119,20 @@ cl::opt<unsigned> AssumeCtasPerSm(
              "min-blocks value (tmem-alloc-budget warns when their TMEM "
              "does not fit)"),
     cl::init(0), cl::cat(Category));
+cl::opt<double> MaxKernelSeconds(
+    "max-kernel-seconds",
+    cl::desc("Wall-time budget of one kernel in seconds: building its graph, "
+             "the analyses and the checks (default 60). A kernel over budget "
+             "is abandoned with a remark and none of its findings are "
+             "reported; 0 abandons every kernel"),
+    cl::init(AnalysisLimits::DefaultMaxKernelSeconds), cl::cat(Category));
+cl::opt<unsigned> MaxLoopIterations(
+    "max-loop-iterations",
+    cl::desc("How many times the dataflow analysis may visit one block of a "
+             "kernel (going around its loops) before the kernel is abandoned "
+             "with a remark and none of its findings are reported (default "
+             "1000)"),
+    cl::init(AnalysisLimits::DefaultMaxLoopIterations), cl::cat(Category));
 cl::opt<unsigned> Jobs("j",
                        cl::desc("Analyse this many files in parallel "
                                 "(default 1)"),
@@ -194,6 +211,13 @@ cl::opt<bool> Progress("progress",
                        cl::desc("Print a [k/N] progress line per file even "
                                 "when stderr is not a terminal"),
                        cl::cat(Category));
+cl::opt<bool> PrintParseCommand(
+    "print-parse-command",
+    cl::desc("Print the Clang command line each file is parsed with (one "
+             "line per file, shell-quoted) and exit; running it with "
+             "clang++ gives the parse that tmemcheck's overhead is measured "
+             "against (bench/run.sh)"),
+    cl::cat(Category));
 cl::opt<bool> PrintStubHeader(
     "print-stub-header",
     cl::desc("Print the embedded CUDA stub header (for running the clang-tidy "
@@ -428,8 +452,21 @@ int main(int argc, const char **argv) {
   if (!FiltersFor(*Reference, Filter, AsErrorsFilter))
     return ExitToolError;
   WarnUnmatched();
+  if (!std::isfinite(MaxKernelSeconds) || MaxKernelSeconds < 0) {
+    errs() << "tmemcheck: error: --max-kernel-seconds must be a number of "
+              "seconds, 0 or more\n";
+    return ExitToolError;
+  }
   if (DumpConfig) {
     Config Effective = *Reference;
+    if (MaxCallDepth.getNumOccurrences())
+      Effective.MaxCallDepth = MaxCallDepth;
+    if (MaxEvents.getNumOccurrences())
+      Effective.MaxEvents = MaxEvents;
+    if (MaxKernelSeconds.getNumOccurrences())
+      Effective.MaxKernelSeconds = MaxKernelSeconds;
+    if (MaxLoopIterations.getNumOccurrences())
+      Effective.MaxLoopIterations = MaxLoopIterations;
     Effective.Checks = Reference->Checks.empty()
                            ? std::string(Checks)
                            : Reference->Checks +
@@ -520,11 +557,46 @@ int main(int argc, const char **argv) {
     errs() << "tmemcheck: error: " << EnvError << '\n';
     return ExitToolError;
   }
+  if (PrintParseCommand) {
+    for (const std::string &File : Sources) {
+      std::vector<clang::tooling::CompileCommand> Commands =
+          Compilations->getCompileCommands(File);
+      if (Commands.empty()) {
+        errs() << "tmemcheck: error: " << File << ": no compile command\n";
+        return ExitToolError;
+      }
+      std::vector<std::string> Args =
+          Env->adjustCommand(Commands.front().CommandLine, File);
+      for (size_t I = 0; I < Args.size(); ++I) {
+        if (I)
+          outs() << ' ';
+        sys::printArg(outs(), Args[I], /*Quote=*/true);
+      }
+      outs() << '\n';
+    }
+    return ExitClean;
+  }
 
-  FrontendLimits Limits;
-  Limits.MaxCallDepth = MaxCallDepth;
-  Limits.MaxEventsPerKernel = MaxEvents;
-
+  // Bounds per file: a flag given on the command line, else the file's
+  // .tmemcheck.yaml, else the flag's default.
+  struct FileLimits {
+    FrontendLimits Frontend;
+    AnalysisLimits Analysis;
+  };
+  auto LimitsOf = [](const Config &C) {
+    auto Pick = [](const auto &Flag, const auto &FromConfig) {
+      using T = std::decay_t<decltype(Flag.getValue())>;
+      return Flag.getNumOccurrences() || !FromConfig ? T(Flag.getValue())
+                                                     : T(*FromConfig);
+    };
+    FileLimits L;
+    L.Frontend.MaxCallDepth = Pick(MaxCallDepth, C.MaxCallDepth);
+    L.Frontend.MaxEventsPerKernel = Pick(MaxEvents, C.MaxEvents);
+    L.Analysis.MaxKernelSeconds = Pick(MaxKernelSeconds, C.MaxKernelSeconds);
+    L.Analysis.MaxLoopIterations = Pick(MaxLoopIterations, C.MaxLoopIterations);
+    L.Frontend.MaxKernelSeconds = L.Analysis.MaxKernelSeconds;
+    return L;
+  };
 
   TextPrinter Printer(outs(), !NoSnippets);
   Suppressions Nolint;
@@ -545,12 +617,17 @@ int main(int argc, const char **argv) {
     TranslationUnitResult TU;
     std::vector<Finding> Findings;
     std::vector<KernelReport> Reports;
+    /// The kernels' remarks (budgets, patterns), in kernel order.
+    std::vector<AnalysisRemark> KernelRemarks;
+    unsigned KernelCount = 0;
+    std::string EventDump; ///< --dump-events
     double ChecksSeconds = 0;
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
   // Per-file configuration, read before the parallel part.
   std::vector<CheckFilter> EnabledFor(Sources.size()), AsErrorsFor(Sources.size());
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
+  std::vector<FileLimits> LimitsFor(Sources.size());
   for (size_t I = 0; I < Sources.size(); ++I) {
     llvm::Expected<Config> C = Configs.forFile(Sources[I]);
     if (!C) {
@@ -558,6 +635,7 @@ int main(int argc, const char **argv) {
       ConfigBroken[I] = 1;
       continue;
     }
+    LimitsFor[I] = LimitsOf(*C);
     if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I]))
       ConfigBroken[I] = 1;
   }
@@ -586,27 +664,49 @@ int main(int argc, const char **argv) {
         Checks.push_back(C.Create());
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
-      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits);
-      if (CrashForTesting == File)
-        LLVM_BUILTIN_TRAP;
+      const FileLimits &Limits = LimitsFor[I];
       FindingSink Sink;
-      auto ChecksStart = std::chrono::steady_clock::now();
-      for (KernelGraph &G : O.TU.Kernels)
+      // Each kernel is checked as soon as its graph is built, and the graph
+      // is dropped: memory holds one kernel's graph, however many the file
+      // has.
+      auto CheckKernel = [&](KernelGraph &G) {
+        auto Start = std::chrono::steady_clock::now();
+        ++O.KernelCount;
+        O.KernelRemarks.insert(O.KernelRemarks.end(), G.Remarks.begin(),
+                               G.Remarks.end());
+        if (DumpEvents) {
+          llvm::raw_string_ostream OS(O.EventDump);
+          dumpGraph(G, OS);
+        }
         if (!G.CoResidentCtas && AssumeCtasPerSm) {
           G.CoResidentCtas = AssumeCtasPerSm;
           G.CoResidentCtasLoc = G.Loc;
           G.CoResidentCtasAssumed = true;
         }
-      for (const KernelGraph &G : O.TU.Kernels) {
-        AnalysisContext Ctx(G);
-        for (auto &C : Checks)
-          C->checkKernel(Ctx, Sink);
-        if (Report != ReportKind::None && usesTmem(G))
-          O.Reports.push_back(buildResourceReport(Ctx));
-      }
-      O.ChecksSeconds = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - ChecksStart)
-                            .count();
+        // The kernel's time budget started with its graph construction.
+        AnalysisContext Ctx(G, KernelBudget(Limits.Analysis, G.BuildSeconds));
+        std::optional<KernelReport> KR;
+        KernelCheckResult R =
+            runKernelChecks(Ctx, Checks, [&](AnalysisContext &A) {
+              if (Report != ReportKind::None && usesTmem(A.graph()))
+                KR = buildResourceReport(A);
+            });
+        if (R.BudgetRemark) {
+          O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
+        } else {
+          for (Finding &F : R.Findings)
+            Sink.report(std::move(F));
+          if (KR)
+            O.Reports.push_back(std::move(*KR));
+        }
+        O.ChecksSeconds += std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - Start)
+                               .count();
+      };
+      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits.Frontend,
+                                    CheckKernel);
+      if (CrashForTesting == File)
+        LLVM_BUILTIN_TRAP;
       O.Findings = Sink.takeSorted();
     });
     ReportProgress(File);
@@ -640,7 +740,7 @@ int main(int argc, const char **argv) {
       ToolFailed = true;
       continue;
     }
-    Totals.addKernels(TU.Kernels.size());
+    Totals.addKernels(O.KernelCount);
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
       Totals.fileFailed(File, TU.FirstError);
@@ -655,15 +755,13 @@ int main(int argc, const char **argv) {
                         fmt::format("{} compile error(s)", TU.CompileErrors));
       ToolFailed = true;
     }
-    if (DumpEvents)
-      for (const KernelGraph &G : TU.Kernels)
-        dumpGraph(G, outs());
+    outs() << O.EventDump;
     if (Timing)
-      errs() << fmt::format("tmemcheck: timing {}: parse {:.4f} s, graphs "
-                            "{:.4f} s, checks {:.4f} s, {} kernel(s)\n",
-                            File, TU.FrontendSeconds - TU.GraphSeconds,
-                            TU.GraphSeconds, O.ChecksSeconds,
-                            TU.Kernels.size());
+      errs() << fmt::format(
+          "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
+          "{:.4f} s, {} kernel(s)\n",
+          File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
+          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
@@ -684,9 +782,8 @@ int main(int argc, const char **argv) {
         AllReports.push_back(resourceReportToJson(KR));
     }
     if (!Quiet && Format == OutputFormat::Text) {
-      for (const KernelGraph &G : TU.Kernels)
-        for (const AnalysisRemark &R : G.Remarks)
-          Printer.printRemark(R);
+      for (const AnalysisRemark &R : O.KernelRemarks)
+        Printer.printRemark(R);
       for (const AnalysisRemark &R : TU.Remarks)
         Printer.printRemark(R);
     }

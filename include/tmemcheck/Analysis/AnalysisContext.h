@@ -1,7 +1,8 @@
 //===- AnalysisContext.h - Lazily computed facts of a kernel ----*- C++ -*-===//
 //
 // Part of tmemcheck. Several checks need the same analyses of a kernel; the
-// context computes each at most once, on first use.
+// context computes each at most once, on first use, within the kernel's
+// budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/ControlDependence.h"
 #include "tmemcheck/Analysis/DeallocOrdering.h"
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
 #include "tmemcheck/Analysis/ThreadConditions.h"
@@ -22,9 +24,19 @@ namespace tmemcheck {
 /// The analyses of one kernel graph, computed on demand.
 class AnalysisContext {
 public:
-  explicit AnalysisContext(const KernelGraph &G) : G(G) {}
+  /// \p Budget bounds every analysis of the kernel (the default: no time
+  /// limit, the default loop-iteration bound).
+  explicit AnalysisContext(const KernelGraph &G,
+                           KernelBudget Budget = KernelBudget())
+      : G(G), Budget(Budget) {
+    if (G.OutOfTime)
+      this->Budget.timeRanOut();
+  }
 
   const KernelGraph &graph() const { return G; }
+  /// The kernel's budget: once it is exhausted, the analyses are partial
+  /// and no finding of the kernel may be reported.
+  KernelBudget &budget() { return Budget; }
   const ControlDependence &control() {
     if (!CD)
       CD = std::make_unique<ControlDependence>(G);
@@ -32,7 +44,7 @@ public:
   }
   const LifecycleAnalysis &lifecycle() {
     if (!Life)
-      Life = std::make_unique<LifecycleAnalysis>(G, control());
+      Life = std::make_unique<LifecycleAnalysis>(G, control(), Budget);
     return *Life;
   }
 
@@ -43,17 +55,18 @@ public:
   }
   const CompletionAnalysis &completion() {
     if (!Completion)
-      Completion = std::make_unique<CompletionAnalysis>(G, threads());
+      Completion = std::make_unique<CompletionAnalysis>(G, threads(), Budget);
     return *Completion;
   }
   const DeallocOrdering &deallocOrdering() {
     if (!Ordering)
-      Ordering = std::make_unique<DeallocOrdering>(G, threads());
+      Ordering = std::make_unique<DeallocOrdering>(G, threads(), Budget);
     return *Ordering;
   }
 
 private:
   const KernelGraph &G;
+  KernelBudget Budget;
   std::unique_ptr<ControlDependence> CD;
   std::unique_ptr<LifecycleAnalysis> Life;
   std::unique_ptr<ThreadConditions> Threads;

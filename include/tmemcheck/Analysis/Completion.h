@@ -13,6 +13,7 @@
 #ifndef TMEMCHECK_ANALYSIS_COMPLETION_H
 #define TMEMCHECK_ANALYSIS_COMPLETION_H
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/ThreadConditions.h"
 
@@ -69,7 +70,8 @@ struct InFlightAtDealloc {
 /// The per-thread completion facts of one kernel.
 class CompletionAnalysis {
 public:
-  CompletionAnalysis(const KernelGraph &G, ThreadConditions &Threads);
+  CompletionAnalysis(const KernelGraph &G, ThreadConditions &Threads,
+                     KernelBudget &Budget);
 
   const std::vector<CompletionHazard> &loadHazards() const { return Loads; }
   const std::vector<CompletionHazard> &storeHazards() const { return Stores; }

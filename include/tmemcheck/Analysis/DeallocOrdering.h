@@ -13,6 +13,7 @@
 #define TMEMCHECK_ANALYSIS_DEALLOCORDERING_H
 
 #include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/ThreadConditions.h"
 
@@ -35,7 +36,8 @@ struct DeallocRace {
 /// The races of one kernel.
 class DeallocOrdering {
 public:
-  DeallocOrdering(const KernelGraph &G, ThreadConditions &Threads);
+  DeallocOrdering(const KernelGraph &G, ThreadConditions &Threads,
+                  KernelBudget &Budget);
   const std::vector<DeallocRace> &races() const { return Races; }
 
 private:

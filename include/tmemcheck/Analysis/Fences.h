@@ -11,6 +11,7 @@
 #ifndef TMEMCHECK_ANALYSIS_FENCES_H
 #define TMEMCHECK_ANALYSIS_FENCES_H
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/ThreadConditions.h"
 
@@ -29,7 +30,8 @@ struct MissingFence {
 
 /// Every missing fence of a kernel, one per sync/op pair kind.
 std::vector<MissingFence> findMissingFences(const KernelGraph &G,
-                                            ThreadConditions &Threads);
+                                            ThreadConditions &Threads,
+                                            KernelBudget &Budget);
 
 } // namespace tmemcheck
 

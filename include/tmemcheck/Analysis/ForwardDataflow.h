@@ -10,6 +10,7 @@
 #ifndef TMEMCHECK_ANALYSIS_FORWARDDATAFLOW_H
 #define TMEMCHECK_ANALYSIS_FORWARDDATAFLOW_H
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 
 #include <deque>
@@ -23,6 +24,9 @@ namespace tmemcheck {
 template <typename State> struct ForwardSolution {
   std::vector<State> In, Out;
   std::vector<uint8_t> Reached;
+  /// False when the kernel's budget stopped the iteration short of the
+  /// fixpoint.
+  bool Complete = true;
 };
 
 /// Solves a forward dataflow to its fixpoint. \p Join(Block, Reached, Out)
@@ -31,9 +35,15 @@ template <typename State> struct ForwardSolution {
 /// \p Transfer(Event, State&) applies one event. States must be comparable
 /// with ==, and Join/Transfer monotone over a finite lattice, so that the
 /// iteration ends.
+///
+/// The iteration is bounded all the same: a block visited more often than
+/// \p Budget's loop-iteration bound, or the kernel's time running out, stops
+/// it and leaves \p Budget exhausted. The solution is then partial, and the
+/// caller's results must not be reported (the driver drops the kernel's
+/// findings).
 template <typename State, typename JoinFn, typename TransferFn>
-ForwardSolution<State> solveForward(const KernelGraph &G, JoinFn Join,
-                                    TransferFn Transfer) {
+ForwardSolution<State> solveForward(const KernelGraph &G, KernelBudget &Budget,
+                                    JoinFn Join, TransferFn Transfer) {
   ForwardSolution<State> S;
   const unsigned N = G.Blocks.size();
   S.In.assign(N, State());
@@ -42,6 +52,8 @@ ForwardSolution<State> solveForward(const KernelGraph &G, JoinFn Join,
   if (N == 0)
     return S;
   std::vector<uint8_t> Queued(N, 0);
+  std::vector<unsigned> Visits(N, 0);
+  DeadlinePoller Clock;
   std::deque<unsigned> Work;
   for (unsigned B : G.reversePostOrder()) {
     Work.push_back(B);
@@ -56,6 +68,15 @@ ForwardSolution<State> solveForward(const KernelGraph &G, JoinFn Join,
       AnyPred |= S.Reached[P] != 0;
     if (!AnyPred)
       continue;
+    if (Clock.expired(Budget)) {
+      S.Complete = false;
+      break;
+    }
+    if (++Visits[B] > Budget.maxLoopIterations()) {
+      Budget.loopBoundReached();
+      S.Complete = false;
+      break;
+    }
     State Cur = Join(B, S.Reached, S.Out);
     S.In[B] = Cur;
     for (const Event &E : G.Blocks[B].Events)
@@ -75,9 +96,12 @@ ForwardSolution<State> solveForward(const KernelGraph &G, JoinFn Join,
 
 /// Replays the fixpoint once, in program order, calling
 /// \p Visit(Event, StateBefore) for every event of every reached block.
+/// A partial solution is not replayed: nothing computed from it counts.
 template <typename State, typename TransferFn, typename VisitFn>
 void replayForward(const KernelGraph &G, const ForwardSolution<State> &S,
                    TransferFn Transfer, VisitFn Visit) {
+  if (!S.Complete)
+    return;
   for (unsigned B : G.reversePostOrder()) {
     if (!S.Reached[B])
       continue;

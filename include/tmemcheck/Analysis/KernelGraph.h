@@ -150,6 +150,15 @@ struct EventIndex {
 
 /// A basic block of the kernel event graph.
 struct Block {
+  Block() = default;
+  // Moving never throws, but SmallVector's move is not declared noexcept:
+  // without saying so, std::vector<Block> would copy every block, events
+  // and all, each time the graph grows.
+  Block(Block &&) noexcept = default;
+  Block &operator=(Block &&) noexcept = default;
+  Block(const Block &) = default;
+  Block &operator=(const Block &) = default;
+
   std::vector<Event> Events;
   llvm::SmallVector<unsigned, 2> Succs;
   llvm::SmallVector<unsigned, 2> Preds;
@@ -194,6 +203,12 @@ struct KernelGraph {
   /// assumed.
   SourceLoc CoResidentCtasLoc;
   bool CoResidentCtasAssumed = false;
+  /// The kernel's time budget ran out while the graph was built (it is
+  /// Truncated too): nothing may be reported for the kernel.
+  bool OutOfTime = false;
+  /// Wall time spent building the graph, in seconds: the first part of the
+  /// kernel's time budget (KernelBudget).
+  double BuildSeconds = 0;
   std::vector<AnalysisRemark> Remarks;
   /// Statements of the kernel body that events refer to (Event::Statement).
   std::vector<KernelStatement> Statements;

@@ -16,6 +16,7 @@
 #define TMEMCHECK_ANALYSIS_LIFECYCLE_H
 
 #include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -74,7 +75,8 @@ struct Region {
 /// The lifecycle facts of one kernel.
 class LifecycleAnalysis {
 public:
-  LifecycleAnalysis(const KernelGraph &G, const ControlDependence &CD);
+  LifecycleAnalysis(const KernelGraph &G, const ControlDependence &CD,
+                    KernelBudget &Budget);
 
   const std::vector<Region> &regions() const { return Regions; }
   const Region *region(uint64_t Slot) const;

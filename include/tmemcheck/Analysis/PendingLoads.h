@@ -9,6 +9,7 @@
 #ifndef TMEMCHECK_ANALYSIS_PENDINGLOADS_H
 #define TMEMCHECK_ANALYSIS_PENDINGLOADS_H
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 
 #include <string>
@@ -25,7 +26,8 @@ struct ReadBeforeWaitLoad {
 };
 
 /// All such reads of \p G, one per (load, variable, read site).
-std::vector<ReadBeforeWaitLoad> findReadsBeforeWaitLoad(const KernelGraph &G);
+std::vector<ReadBeforeWaitLoad> findReadsBeforeWaitLoad(const KernelGraph &G,
+                                                        KernelBudget &Budget);
 
 } // namespace tmemcheck
 

@@ -1,8 +1,9 @@
 //===- Config.h - .tmemcheck.yaml -------------------------------*- C++ -*-===//
 //
 // Part of tmemcheck. Project settings kept next to the code: which checks
-// run and which warnings fail a build. Found upward from each analysed file
-// (like .clang-tidy); command-line flags are applied after it.
+// run, which warnings fail a build, and how much work one kernel may cost.
+// Found upward from each analysed file (like .clang-tidy); command-line
+// flags are applied after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,13 @@ struct Config {
   std::string Checks;
   /// Globs of checks whose warnings are reported as errors.
   std::string WarningsAsErrors;
+  /// Analysis bounds (--max-call-depth, --max-events, --max-kernel-seconds,
+  /// --max-loop-iterations); unset ones come from the flags' defaults, and
+  /// a flag given on the command line wins.
+  std::optional<unsigned> MaxCallDepth;
+  std::optional<unsigned> MaxEvents;
+  std::optional<double> MaxKernelSeconds;
+  std::optional<unsigned> MaxLoopIterations;
   /// Where it was read from (empty: no file, defaults).
   std::string Path;
 };

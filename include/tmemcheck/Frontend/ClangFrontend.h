@@ -2,16 +2,20 @@
 //
 // Part of tmemcheck. Parses one CUDA translation unit on the device side and
 // builds a KernelGraph for every kernel in it. The AST is gone when this
-// returns: everything downstream works on the graphs.
+// returns: everything downstream works on the graphs. A caller that analyses
+// each graph as it is built (the CLI) receives them one at a time instead,
+// so that a file with a thousand kernels never holds a thousand graphs.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TMEMCHECK_FRONTEND_CLANGFRONTEND_H
 #define TMEMCHECK_FRONTEND_CLANGFRONTEND_H
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -31,6 +35,9 @@ struct FrontendLimits {
   unsigned MaxCallDepth = 8; ///< inlining depth of device callees.
   unsigned MaxBlocksPerKernel = 200000;
   unsigned MaxEventsPerKernel = 500000;
+  /// Wall time one kernel may take (AnalysisLimits::MaxKernelSeconds);
+  /// building its graph uses the first part of it.
+  double MaxKernelSeconds = AnalysisLimits::DefaultMaxKernelSeconds;
 };
 
 /// What one translation unit produced.
@@ -43,6 +50,7 @@ struct TranslationUnitResult {
   std::string FirstError; ///< "file:line:col: message" of the first error.
   /// Number of tcgen05 instructions seen anywhere in device code.
   unsigned Tcgen05Instructions = 0;
+  /// The graphs, unless they were handed to a KernelConsumer.
   std::vector<KernelGraph> Kernels;
   std::vector<AnalysisRemark> Remarks;
   /// Wall time of the whole front end (parse + graph construction) and of
@@ -51,17 +59,26 @@ struct TranslationUnitResult {
   double GraphSeconds = 0;
 };
 
-/// Builds the graphs of every kernel of an already parsed translation unit
-/// into \p Out (used by the CLI and by the clang-tidy plugin, which gets
-/// the AST from clang-tidy).
-void buildKernelGraphs(clang::ASTContext &Ctx, const FrontendLimits &Limits,
-                       TranslationUnitResult &Out);
+/// Receives each kernel graph as soon as it is built; the graph is dropped
+/// when it returns. Called while the AST is alive, in source order.
+using KernelConsumer = llvm::function_ref<void(KernelGraph &)>;
 
-/// Parses \p File with its command from \p Db, adjusted by \p Env.
+/// Builds the graphs of every kernel of an already parsed translation unit
+/// (used by the CLI and by the clang-tidy plugin, which gets the AST from
+/// clang-tidy): into \p Out.Kernels, or, when \p OnKernel is given, into
+/// \p OnKernel one at a time. Out.GraphSeconds counts the construction
+/// only, not the time spent in \p OnKernel.
+void buildKernelGraphs(clang::ASTContext &Ctx, const FrontendLimits &Limits,
+                       TranslationUnitResult &Out,
+                       KernelConsumer OnKernel = nullptr);
+
+/// Parses \p File with its command from \p Db, adjusted by \p Env; the
+/// graphs go to \p OnKernel as in buildKernelGraphs.
 TranslationUnitResult
 analyzeTranslationUnit(const clang::tooling::CompilationDatabase &Db,
                        llvm::StringRef File, const CudaEnvironment &Env,
-                       const FrontendLimits &Limits);
+                       const FrontendLimits &Limits,
+                       KernelConsumer OnKernel = nullptr);
 
 } // namespace tmemcheck
 

@@ -26,6 +26,9 @@ public:
 private:
   struct FileInfo {
     std::vector<std::string> Lines;
+    /// Indices of the lines with a NOLINTBEGIN or NOLINTEND, in order: a
+    /// finding looks only at these, not at every line above it.
+    std::vector<unsigned> BlockMarkerLines;
   };
   const FileInfo &fileInfo(const std::string &Path);
 

@@ -92,7 +92,17 @@ public:
     return true;
   }
 
+  /// Calls of no arguments in user code: the candidates for a spelling of
+  /// tcgen05.wait::ld (GraphBuilder::noteWaitLdSpelling).
+  bool VisitCallExpr(CallExpr *CE) {
+    if (CE->getNumArgs() == 0 && !isa<CXXMemberCallExpr>(CE) &&
+        CE->getDirectCallee())
+      NullaryCalls.push_back(CE);
+    return true;
+  }
+
   std::vector<std::pair<const FunctionDecl *, bool>> Kernels;
+  std::vector<const CallExpr *> NullaryCalls;
   unsigned Tcgen05 = 0;
 
 private:
@@ -102,79 +112,92 @@ private:
 /// Builds graphs once the TU is parsed.
 class GraphConsumer : public ASTConsumer {
 public:
-  GraphConsumer(TranslationUnitResult &Out, const FrontendLimits &Limits)
-      : Out(Out), Limits(Limits) {}
+  GraphConsumer(TranslationUnitResult &Out, const FrontendLimits &Limits,
+                KernelConsumer OnKernel)
+      : Out(Out), Limits(Limits), OnKernel(OnKernel) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    auto Start = std::chrono::steady_clock::now();
-    buildKernelGraphs(Ctx, Limits, Out);
-    Out.GraphSeconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
+    buildKernelGraphs(Ctx, Limits, Out, OnKernel);
   }
 
 private:
   TranslationUnitResult &Out;
   const FrontendLimits &Limits;
+  KernelConsumer OnKernel;
 };
 
 class GraphAction : public ASTFrontendAction {
 public:
-  GraphAction(TranslationUnitResult &Out, const FrontendLimits &Limits)
-      : Out(Out), Limits(Limits) {}
+  GraphAction(TranslationUnitResult &Out, const FrontendLimits &Limits,
+              KernelConsumer OnKernel)
+      : Out(Out), Limits(Limits), OnKernel(OnKernel) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
     Out.Parsed = true;
-    return std::make_unique<GraphConsumer>(Out, Limits);
+    return std::make_unique<GraphConsumer>(Out, Limits, OnKernel);
   }
 
 private:
   TranslationUnitResult &Out;
   const FrontendLimits &Limits;
+  KernelConsumer OnKernel;
 };
 
 class GraphActionFactory : public tooling::FrontendActionFactory {
 public:
-  GraphActionFactory(TranslationUnitResult &Out, const FrontendLimits &Limits)
-      : Out(Out), Limits(Limits) {}
+  GraphActionFactory(TranslationUnitResult &Out, const FrontendLimits &Limits,
+                     KernelConsumer OnKernel)
+      : Out(Out), Limits(Limits), OnKernel(OnKernel) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<GraphAction>(Out, Limits);
+    return std::make_unique<GraphAction>(Out, Limits, OnKernel);
   }
 
 private:
   TranslationUnitResult &Out;
   const FrontendLimits &Limits;
+  KernelConsumer OnKernel;
 };
 
 } // namespace
 
 void buildKernelGraphs(ASTContext &Ctx, const FrontendLimits &Limits,
-                       TranslationUnitResult &Out) {
+                       TranslationUnitResult &Out, KernelConsumer OnKernel) {
+  using Clock = std::chrono::steady_clock;
+  auto Start = Clock::now();
+  Clock::duration InConsumer{};
   KernelFinder Finder(Ctx.getSourceManager());
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
   Out.Tcgen05Instructions += Finder.Tcgen05;
   ValueEvaluator Eval(Ctx);
   GraphBuilder Builder(Ctx, Eval, Limits);
-  size_t FirstKernel = Out.Kernels.size();
-  for (auto [FD, IsPattern] : Finder.Kernels)
-    Out.Kernels.push_back(Builder.build(FD, IsPattern));
-  // A wrapper used in any kernel of the file spells the fix-its of all.
-  for (size_t I = 0; I < Finder.Kernels.size(); ++I)
-    Out.Kernels[FirstKernel + I].WaitLdCall =
-        Builder.waitLdCallFor(Finder.Kernels[I].first);
-  Out.Remarks.insert(Out.Remarks.end(), Builder.remarks().begin(),
-                     Builder.remarks().end());
-  // tcgen05 reached through wrappers in system headers counts too.
-  for (const KernelGraph &G : Out.Kernels)
+  for (const CallExpr *CE : Finder.NullaryCalls)
+    Builder.noteWaitLdSpelling(CE);
+  for (auto [FD, IsPattern] : Finder.Kernels) {
+    KernelGraph G = Builder.build(FD, IsPattern);
+    // A wrapper the file uses spells the wait::ld fix-its.
+    G.WaitLdCall = Builder.waitLdCallFor(FD);
+    // tcgen05 reached through wrappers in system headers counts too.
     G.forEachEvent([&](const Event &E) {
       Out.Tcgen05Instructions += E.K == Event::Kind::Tmem;
     });
+    if (!OnKernel) {
+      Out.Kernels.push_back(std::move(G));
+      continue;
+    }
+    auto Handed = Clock::now();
+    OnKernel(G);
+    InConsumer += Clock::now() - Handed;
+  }
+  Out.Remarks.insert(Out.Remarks.end(), Builder.remarks().begin(),
+                     Builder.remarks().end());
+  Out.GraphSeconds +=
+      std::chrono::duration<double>(Clock::now() - Start - InConsumer).count();
 }
 
 TranslationUnitResult
 analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
-                       const CudaEnvironment &Env,
-                       const FrontendLimits &Limits) {
+                       const CudaEnvironment &Env, const FrontendLimits &Limits,
+                       KernelConsumer OnKernel) {
   TranslationUnitResult Result;
   Result.File = File.str();
   if (!llvm::sys::fs::exists(File)) {
@@ -203,7 +226,7 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
       });
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  GraphActionFactory Factory(Result, Limits);
+  GraphActionFactory Factory(Result, Limits, OnKernel);
   auto Start = std::chrono::steady_clock::now();
   Tool.run(&Factory);
   Result.FrontendSeconds =

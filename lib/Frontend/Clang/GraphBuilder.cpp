@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstring>
 
 using namespace clang;
@@ -131,7 +132,39 @@ unsigned GraphBuilder::countTcgen05(const GCCAsmStmt &S) {
   return N;
 }
 
+void GraphBuilder::noteWaitLdSpelling(const CallExpr *CE) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee)
+    return;
+  std::string Name = qualifiedName(Callee);
+  if (const ApiModel *M = findApiModel(Name)) {
+    if (M->Op.Kind == TmemOpKind::WaitLoad)
+      Facts.noteWaitLdWrapperCall(CE, M->Name);
+    return;
+  }
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def || Def->getNumParams())
+    return;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Asm = Body && Body->size() == 1
+                        ? dyn_cast<GCCAsmStmt>(Body->body_front())
+                        : nullptr;
+  if (!Asm)
+    return;
+  const DecodedAsm &D = decodeAsm(*Asm);
+  if (D.Instrs.size() == 1 && D.Instrs.front().Op &&
+      D.Instrs.front().Op->Kind == TmemOpKind::WaitLoad)
+    Facts.noteWaitLdWrapperCall(CE, Name);
+}
+
 bool GraphBuilder::overBudget() {
+  if (G->OutOfTime)
+    return true;
+  if (Clock.expired(*Time)) {
+    // The driver reports the kernel from its budget (KernelBudget::remark).
+    G->Truncated = G->OutOfTime = true;
+    return true;
+  }
   if (G->Blocks.size() <= Limits.MaxBlocksPerKernel &&
       EventCount <= Limits.MaxEventsPerKernel)
     return false;
@@ -176,10 +209,15 @@ const CFG *GraphBuilder::cfgFor(const FunctionDecl *FD) {
 }
 
 KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
+  auto Start = std::chrono::steady_clock::now();
   KernelGraph Graph;
   G = &Graph;
   EventCount = 0;
   BudgetReported = DepthReported = false;
+  AnalysisLimits TimeOnly;
+  TimeOnly.MaxKernelSeconds = Limits.MaxKernelSeconds;
+  Time.emplace(TimeOnly, /*AlreadySpent=*/0);
+  Clock = DeadlinePoller();
   Graph.Name = functionName(Kernel);
   Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
   Graph.IsPattern = IsPattern;
@@ -228,6 +266,12 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
       if (E.Id == Unnumbered)
         E.Id = Next++;
   G = nullptr;
+  // Callees' CFGs serve the next kernels; the kernel's own is not needed
+  // again (a file with a thousand kernels would keep a thousand of them).
+  Cfgs.erase(Kernel);
+  Graph.BuildSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Graph;
 }
 

@@ -12,6 +12,7 @@
 #include "FixItFacts.h"
 #include "ValueEvaluator.h"
 
+#include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Model/ApiModel.h"
@@ -24,6 +25,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>
+#include <optional>
 
 namespace tmemcheck {
 
@@ -41,6 +43,13 @@ public:
   /// Number of tcgen05 instructions in \p S (an asm statement), for the
   /// "no tcgen05 code" remark.
   static unsigned countTcgen05(const clang::GCCAsmStmt &S);
+  /// Before any kernel is built: records \p CE when it calls a spelling of
+  /// tcgen05.wait::ld that fix-its can reuse (a modelled wrapper such as
+  /// cuda::ptx::tcgen05_wait_ld, or a function whose body is one asm
+  /// statement holding only the wait), so that the fix-its of every kernel
+  /// see the wrappers of the whole file although kernels are handed on one
+  /// at a time.
+  void noteWaitLdSpelling(const clang::CallExpr *CE);
 
   /// How the translation unit spells tcgen05.wait::ld in \p Kernel
   /// (KernelGraph::WaitLdCall); known once every kernel is built.
@@ -107,6 +116,9 @@ private:
   unsigned WaitLdCount = 0; ///< tcgen05.wait::ld events added so far.
   bool BudgetReported = false;
   bool DepthReported = false;
+  /// The time budget of the kernel being built, polled by overBudget().
+  std::optional<KernelBudget> Time;
+  DeadlinePoller Clock;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>> Cfgs;
   std::vector<std::unique_ptr<Frame>> Frames;
   std::unique_ptr<RelevanceOracle> Relevance;

@@ -478,6 +478,18 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
   return 0;
 }
 
+std::optional<int64_t> ValueEvaluator::constantInt(const Expr *E) {
+  auto It = Constants.find(E);
+  if (It != Constants.end())
+    return It->second;
+  Expr::EvalResult R;
+  std::optional<int64_t> Result;
+  if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+    Result = R.Val.getInt().getExtValue();
+  Constants[E] = Result;
+  return Result;
+}
+
 AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
   return evaluateImpl(E, F, 0);
 }
@@ -492,10 +504,9 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
 
   if (!E->isValueDependent() && !E->isTypeDependent() &&
       E->getType()->isIntegralOrEnumerationType()) {
-    Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt()) {
+    if (std::optional<int64_t> C = constantInt(E)) {
       AbstractValue V;
-      V.Constant = R.Val.getInt().getExtValue();
+      V.Constant = *C;
       V.Uniform = Uniformity::CtaUniform;
       return V;
     }

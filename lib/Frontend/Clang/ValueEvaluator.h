@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <memory>
+#include <optional>
 
 namespace tmemcheck {
 
@@ -93,6 +94,10 @@ public:
 
 private:
   void collectModifiedVars(const clang::FunctionDecl *FD);
+  /// Clang's constant evaluation of an integral \p E (EvaluateAsInt),
+  /// remembered: it does not depend on the call site, and an inlined helper
+  /// is evaluated again for every kernel that calls it.
+  std::optional<int64_t> constantInt(const clang::Expr *E);
 
   clang::ASTContext &Ctx;
   llvm::DenseSet<const clang::FunctionDecl *> ScannedFunctions;
@@ -102,6 +107,7 @@ private:
   llvm::DenseMap<std::pair<uint64_t, const clang::FieldDecl *>,
                  std::pair<const clang::Expr *, const Frame *>>
       Fields;
+  llvm::DenseMap<const clang::Expr *, std::optional<int64_t>> Constants;
   /// Frames created while evaluating through small helper functions.
   std::vector<std::unique_ptr<Frame>> HelperFrames;
 };

@@ -1,0 +1,35 @@
+//===- KernelCheckRun.cpp - The checks of one kernel, within budget -------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Checks/KernelCheckRun.h"
+
+namespace tmemcheck {
+
+KernelCheckResult
+runKernelChecks(AnalysisContext &Ctx,
+                llvm::ArrayRef<std::unique_ptr<Check>> Checks,
+                llvm::function_ref<void(AnalysisContext &)> AlsoCompute) {
+  KernelCheckResult Result;
+  KernelBudget &Budget = Ctx.budget();
+  FindingSink Sink;
+  for (const std::unique_ptr<Check> &C : Checks) {
+    // A check that is cut short leaves the rest of the budget to nobody.
+    if (Budget.exhausted())
+      break;
+    C->checkKernel(Ctx, Sink);
+  }
+  if (AlsoCompute && !Budget.exhausted())
+    AlsoCompute(Ctx);
+  if (Budget.exhausted()) {
+    const KernelGraph &G = Ctx.graph();
+    Result.BudgetRemark = AnalysisRemark{G.Loc, Budget.remark(G.Name)};
+    return Result;
+  }
+  Result.Findings = Sink.takeSorted();
+  return Result;
+}
+
+} // namespace tmemcheck
