@@ -153,6 +153,7 @@ template <> struct MappingTraits<tmemcheck::Config> {
     if (Seconds)
       C.MaxKernelSeconds = Seconds->Value;
     IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
+    IO.mapOptional("AssumeCtasPerSm", C.AssumeCtasPerSm);
   }
   static std::string validate(IO &, tmemcheck::Config &C) {
     for (auto [Key, Value] :

@@ -52,3 +52,11 @@ __global__ void __launch_bounds__(128, 1) bounds_win() {
   __shared__ uint32_t slot;
   alloc_dealloc<512>(&slot);
 }
+
+// The launch assumption can come from .tmemcheck.yaml too.
+// RUN: rm -rf %t.dir && mkdir %t.dir && cp %s %t.dir/k.cu
+// RUN: printf 'AssumeCtasPerSm: 3\n' > %t.dir/.tmemcheck.yaml
+// RUN: not %tmemcheck --checks='-*,tmem-alloc-budget' %t.dir/k.cu 2>&1 | FileCheck %s --check-prefix=CONFIG
+// RUN: %tmemcheck --dump-config %t.dir/k.cu | FileCheck %s --check-prefix=DUMP
+// CONFIG: k.cu:45:17: warning: the launch is assumed to keep 3 co-resident CTAs per SM
+// DUMP: AssumeCtasPerSm: 3

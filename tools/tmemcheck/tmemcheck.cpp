@@ -467,6 +467,8 @@ int main(int argc, const char **argv) {
       Effective.MaxKernelSeconds = MaxKernelSeconds;
     if (MaxLoopIterations.getNumOccurrences())
       Effective.MaxLoopIterations = MaxLoopIterations;
+    if (AssumeCtasPerSm.getNumOccurrences())
+      Effective.AssumeCtasPerSm = AssumeCtasPerSm;
     Effective.Checks = Reference->Checks.empty()
                            ? std::string(Checks)
                            : Reference->Checks +
@@ -577,11 +579,12 @@ int main(int argc, const char **argv) {
     return ExitClean;
   }
 
-  // Bounds per file: a flag given on the command line, else the file's
-  // .tmemcheck.yaml, else the flag's default.
+  // Bounds and launch assumptions per file: a flag given on the command
+  // line, else the file's .tmemcheck.yaml, else the flag's default.
   struct FileLimits {
     FrontendLimits Frontend;
     AnalysisLimits Analysis;
+    unsigned AssumedCtasPerSm = 0; ///< the launch assumption, 0: none
   };
   auto LimitsOf = [](const Config &C) {
     auto Pick = [](const auto &Flag, const auto &FromConfig) {
@@ -595,6 +598,7 @@ int main(int argc, const char **argv) {
     L.Analysis.MaxKernelSeconds = Pick(MaxKernelSeconds, C.MaxKernelSeconds);
     L.Analysis.MaxLoopIterations = Pick(MaxLoopIterations, C.MaxLoopIterations);
     L.Frontend.MaxKernelSeconds = L.Analysis.MaxKernelSeconds;
+    L.AssumedCtasPerSm = Pick(AssumeCtasPerSm, C.AssumeCtasPerSm);
     return L;
   };
 
@@ -678,8 +682,8 @@ int main(int argc, const char **argv) {
           llvm::raw_string_ostream OS(O.EventDump);
           dumpGraph(G, OS);
         }
-        if (!G.CoResidentCtas && AssumeCtasPerSm) {
-          G.CoResidentCtas = AssumeCtasPerSm;
+        if (!G.CoResidentCtas && Limits.AssumedCtasPerSm) {
+          G.CoResidentCtas = Limits.AssumedCtasPerSm;
           G.CoResidentCtasLoc = G.Loc;
           G.CoResidentCtasAssumed = true;
         }

@@ -33,6 +33,10 @@ struct Config {
   std::optional<unsigned> MaxEvents;
   std::optional<double> MaxKernelSeconds;
   std::optional<unsigned> MaxLoopIterations;
+  /// Launch assumption (--assume-ctas-per-sm): CTAs of a kernel resident on
+  /// one SM at once, for kernels without a `__launch_bounds__` min-blocks
+  /// value.
+  std::optional<unsigned> AssumeCtasPerSm;
   /// Where it was read from (empty: no file, defaults).
   std::string Path;
 };
