@@ -503,6 +503,10 @@ int main(int argc, const char **argv) {
   struct FileOutcome {
     bool Survived = true;
     TranslationUnitResult TU;
+    /// Findings as the kernels are checked; kept here rather than on the
+    /// stack of the crash-isolated code, which a crash leaves without
+    /// running destructors.
+    FindingSink Sink;
     std::vector<Finding> Findings;
     std::vector<KernelReport> Reports;
     /// The kernels' remarks (budgets, patterns), in kernel order.
@@ -544,7 +548,6 @@ int main(int argc, const char **argv) {
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
       const FileLimits &Limits = LimitsFor[I];
-      FindingSink Sink;
       // Each kernel is checked as soon as its graph is built, and the graph
       // is dropped: memory holds one kernel's graph, however many the file
       // has.
@@ -569,7 +572,7 @@ int main(int argc, const char **argv) {
           O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
         } else {
           for (Finding &F : R.Findings)
-            Sink.report(std::move(F));
+            O.Sink.report(std::move(F));
           if (KR)
             O.Reports.push_back(std::move(*KR));
         }
@@ -581,7 +584,7 @@ int main(int argc, const char **argv) {
                                     CheckKernel);
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;
-      O.Findings = Sink.takeSorted();
+      O.Findings = O.Sink.takeSorted();
     });
     if (ShowProgress) {
       std::lock_guard<std::mutex> Lock(ProgressMutex);
