@@ -619,6 +619,10 @@ int main(int argc, const char **argv) {
   struct FileOutcome {
     bool Survived = true;
     TranslationUnitResult TU;
+    /// Findings as the kernels are checked; kept here rather than on the
+    /// stack of the crash-isolated code, which a crash leaves without
+    /// running destructors.
+    FindingSink Sink;
     std::vector<Finding> Findings;
     std::vector<KernelReport> Reports;
     /// The kernels' remarks (budgets, patterns), in kernel order.
@@ -669,7 +673,6 @@ int main(int argc, const char **argv) {
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
       const FileLimits &Limits = LimitsFor[I];
-      FindingSink Sink;
       // Each kernel is checked as soon as its graph is built, and the graph
       // is dropped: memory holds one kernel's graph, however many the file
       // has.
@@ -699,7 +702,7 @@ int main(int argc, const char **argv) {
           O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
         } else {
           for (Finding &F : R.Findings)
-            Sink.report(std::move(F));
+            O.Sink.report(std::move(F));
           if (KR)
             O.Reports.push_back(std::move(*KR));
         }
@@ -711,7 +714,7 @@ int main(int argc, const char **argv) {
                                     CheckKernel);
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;
-      O.Findings = Sink.takeSorted();
+      O.Findings = O.Sink.takeSorted();
     });
     ReportProgress(File);
   };
