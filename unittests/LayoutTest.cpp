@@ -189,10 +189,8 @@ __global__ void k(uint64_t a, uint64_t b, uint64_t sf) {
 })cuda");
   ASSERT_EQ(K.size(), 1u);
   // The mma's operand (4 columns, M / 32) and the copy filling it.
-  EXPECT_EQ(rangesOf(K[0], TmemRole::ScaleFactorA),
-            (Ranges{"256+4", "256+4"}));
-  EXPECT_EQ(rangesOf(K[0], TmemRole::ScaleFactorB),
-            (Ranges{"260+4", "260+4"}));
+  EXPECT_EQ(rangesOf(K[0], TmemRole::ScaleFactorA), (Ranges{"256+4", "256+4"}));
+  EXPECT_EQ(rangesOf(K[0], TmemRole::ScaleFactorB), (Ranges{"260+4", "260+4"}));
   EXPECT_EQ(rangesOf(K[0], TmemRole::Copy), (Ranges{"300+4"}));
   EXPECT_EQ(rangesOf(K[0], TmemRole::Accumulator), (Ranges{"0+128"}));
 }

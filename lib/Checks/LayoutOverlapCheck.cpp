@@ -69,8 +69,7 @@ public:
     auto IsMmaInput = [](const RoleUse &U) {
       return U.Site->Op->Kind == TmemOpKind::Mma &&
              (U.Role == TmemRole::ScaleFactorA ||
-              U.Role == TmemRole::ScaleFactorB ||
-              U.Role == TmemRole::AOperand);
+              U.Role == TmemRole::ScaleFactorB || U.Role == TmemRole::AOperand);
     };
     // One overlap is reported once: at the first mma reading the operand
     // columns, whichever stage overlaps (the k-loop's other mmas read the
@@ -96,10 +95,10 @@ public:
                       "a tcgen05.mma writes (rule S7)",
                       operandName(Y.Role), columns(Y.Range), Verb,
                       columns(X->Range), stageSuffix(*X)));
-      F.Notes.push_back({X->Site == &Mma ? F.Loc
-                                         : locationSeenFrom(*X->Site, Mma),
-                         X->Site == &Mma ? "this mma's own accumulator"
-                                         : "the mma accumulating there"});
+      F.Notes.push_back(
+          {X->Site == &Mma ? F.Loc : locationSeenFrom(*X->Site, Mma),
+           X->Site == &Mma ? "this mma's own accumulator"
+                           : "the mma accumulating there"});
       // Where the overlapping operand columns are filled.
       for (const RoleUse &Fill : Uses)
         if (Fill.Role == Y.Role && Fill.Site->Op->Kind != TmemOpKind::Mma &&

@@ -79,7 +79,8 @@ void writeRegionMap(raw_ostream &OS, const RegionReport &RR,
                     Width, Height, escaped(RR.Name));
   OS << "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
         "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-        "<rect width=\"6\" height=\"6\" fill=\"#ffffff\" fill-opacity=\"0.15\"/>"
+        "<rect width=\"6\" height=\"6\" fill=\"#ffffff\" "
+        "fill-opacity=\"0.15\"/>"
         "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#d6001c\" "
         "stroke-width=\"3\"/></pattern>"
         "<pattern id=\"unalloc\" width=\"8\" height=\"8\" "
@@ -175,8 +176,7 @@ void writeRegionMap(raw_ostream &OS, const RegionReport &RR,
     OS << fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
                       "stroke=\"#212529\"/><text x=\"{0}\" y=\"{3}\" "
                       "font-size=\"11\" text-anchor=\"middle\">{4}</text>\n",
-                      X(C), Top + MapHeight, Top + MapHeight + 5,
-                      Top - 14, C);
+                      X(C), Top + MapHeight, Top + MapHeight + 5, Top - 14, C);
   OS << "</svg>\n";
 }
 
@@ -186,7 +186,8 @@ std::string optText(const std::optional<int64_t> &V) {
 
 } // namespace
 
-void writeHtmlReport(raw_ostream &OS, const std::vector<KernelReport> &Reports) {
+void writeHtmlReport(raw_ostream &OS,
+                     const std::vector<KernelReport> &Reports) {
   OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<title>tmemcheck TMEM report</title>\n<style>\n"
         "body{font-family:sans-serif;margin:24px;color:#212529}\n"

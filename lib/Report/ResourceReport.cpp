@@ -22,9 +22,9 @@ namespace tmemcheck {
 namespace {
 
 RoleRange roleRangeOf(const RoleUse &U) {
-  return {roleName(U.Role).str(), *U.Range.Column,
-          *U.Range.Column + *U.Range.Width, U.Site->kernelLoc(), U.Stage,
-          U.StageCount};
+  return {
+      roleName(U.Role).str(), *U.Range.Column, *U.Range.Column + *U.Range.Width,
+      U.Site->kernelLoc(),    U.Stage,         U.StageCount};
 }
 
 bool isOperandRole(TmemRole R) {
@@ -65,10 +65,10 @@ std::optional<ReuseEdge::Kind> classifyReuse(const RoleUse &A,
   return std::nullopt;
 }
 
-std::optional<ReuseEdge> findRiskiestReuse(const KernelGraph &G,
-                                           const TmemLayout &Layout,
-                                           const KernelReport &R,
-                                           const std::map<uint64_t, size_t> &Index) {
+std::optional<ReuseEdge>
+findRiskiestReuse(const KernelGraph &G, const TmemLayout &Layout,
+                  const KernelReport &R,
+                  const std::map<uint64_t, size_t> &Index) {
   const std::vector<RoleUse> &Uses = Layout.uses();
   std::optional<ReuseEdge> Best;
   auto Consider = [&](ReuseEdge::Kind K, const RoleRange &Earlier,
@@ -109,13 +109,15 @@ std::optional<ReuseEdge> findRiskiestReuse(const KernelGraph &G,
     for (const RoleUse &A : Uses) {
       if (A.Role != TmemRole::Accumulator || A.Range.Slot != Read->Slot)
         continue;
-      bool Overlap = Ranges.empty() || llvm::any_of(Ranges, [&](const TmemRange &X) {
-                       return overlaps(X, A.Range);
-                     });
+      bool Overlap =
+          Ranges.empty() || llvm::any_of(Ranges, [&](const TmemRange &X) {
+            return overlaps(X, A.Range);
+          });
       if (!Overlap)
         continue;
-      RoleRange Ld{"load", *A.Range.Column, *A.Range.Column + *A.Range.Width,
-                   E.kernelLoc(), std::nullopt, 1};
+      RoleRange Ld{
+          "load",        *A.Range.Column, *A.Range.Column + *A.Range.Width,
+          E.kernelLoc(), std::nullopt,    1};
       Consider(ReuseEdge::StageReuse, Ld, roleRangeOf(A), A.Range.Slot);
       return;
     }
@@ -184,8 +186,8 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
       }
     }
     if (!Merged) {
-      RR.Ranges.push_back({Role, Begin, End, U.Site->kernelLoc(), U.Stage,
-                           U.StageCount});
+      RR.Ranges.push_back(
+          {Role, Begin, End, U.Site->kernelLoc(), U.Stage, U.StageCount});
       FirstSite[It->second].push_back(U.Site->Id);
     }
   }
@@ -263,12 +265,12 @@ void printResourceReport(raw_ostream &OS, const KernelReport &R) {
                       RR.Name, RR.AllocSite.Line, RR.AllocSite.Column,
                       Opt(RR.Allocated), Opt(RR.Used), Waste);
     for (const RoleRange &X : RR.Ranges)
-      OS << fmt::format("    {:<14} columns {:>3}..{:<3}{} (first at {}:{})\n",
-                        X.Role, X.Begin, X.End - 1,
-                        X.Stage ? fmt::format(" stage {} of {}", *X.Stage,
-                                              X.StageCount)
-                                : std::string(),
-                        X.Site.Line, X.Site.Column);
+      OS << fmt::format(
+          "    {:<14} columns {:>3}..{:<3}{} (first at {}:{})\n", X.Role,
+          X.Begin, X.End - 1,
+          X.Stage ? fmt::format(" stage {} of {}", *X.Stage, X.StageCount)
+                  : std::string(),
+          X.Site.Line, X.Site.Column);
     if (RR.UnknownRangeAccesses)
       OS << fmt::format("    {} access(es) at columns not known statically\n",
                         RR.UnknownRangeAccesses);
@@ -283,8 +285,8 @@ void printResourceReport(raw_ostream &OS, const KernelReport &R) {
                       "{}:{} then {} at {}:{}\n",
                       reuseKindName(E->K), E->Begin, E->End - 1, E->Region,
                       E->Earlier.Role, E->Earlier.Site.Line,
-                      E->Earlier.Site.Column, E->Later.Role,
-                      E->Later.Site.Line, E->Later.Site.Column);
+                      E->Earlier.Site.Column, E->Later.Role, E->Later.Site.Line,
+                      E->Later.Site.Column);
     OS << fmt::format("    ordered by {}\n", reuseOrdering(E->K));
   } else {
     OS << "  riskiest reuse: none (no columns are reused by known accesses)\n";
@@ -295,8 +297,7 @@ json::Value resourceReportToJson(const KernelReport &R) {
   json::Array Regions;
   for (const RegionReport &RR : R.Regions) {
     json::Array Ranges;
-    for (const RoleRange &X : RR.Ranges)
-    {
+    for (const RoleRange &X : RR.Ranges) {
       json::Object O{{"role", X.Role},
                      {"begin", X.Begin},
                      {"end", X.End},
@@ -314,9 +315,10 @@ json::Value resourceReportToJson(const KernelReport &R) {
     O["allocated_columns"] =
         RR.Allocated ? json::Value(*RR.Allocated) : json::Value(nullptr);
     O["used_columns"] = RR.Used ? json::Value(*RR.Used) : json::Value(nullptr);
-    O["unused_columns"] = RR.Allocated && RR.Used
-                              ? json::Value(std::max<int64_t>(0, *RR.Allocated - *RR.Used))
-                              : json::Value(nullptr);
+    O["unused_columns"] =
+        RR.Allocated && RR.Used
+            ? json::Value(std::max<int64_t>(0, *RR.Allocated - *RR.Used))
+            : json::Value(nullptr);
     Regions.push_back(std::move(O));
   }
   json::Object Out{{"kernel", R.Kernel},

@@ -27,7 +27,7 @@ struct RoleRange {
   std::string Role; ///< roleName(TmemRole): "accumulator", "scale-factor-a"...
   int64_t Begin = 0;
   int64_t End = 0;
-  SourceLoc Site; ///< first access with this range
+  SourceLoc Site;                ///< first access with this range
   std::optional<unsigned> Stage; ///< accumulator stage, when one of several
   unsigned StageCount = 1;
 };
@@ -60,8 +60,8 @@ struct ReuseEdge {
     StageReuse
   };
   Kind K = StageReuse;
-  RoleRange Earlier; ///< the use whose columns are reused
-  RoleRange Later;   ///< the writer that reuses them
+  RoleRange Earlier;          ///< the use whose columns are reused
+  RoleRange Later;            ///< the writer that reuses them
   int64_t Begin = 0, End = 0; ///< the shared columns [Begin, End)
   std::string Region;
 };
