@@ -140,6 +140,18 @@ template <> struct ScalarTraits<tmemcheck::Seconds> {
 } // namespace llvm::yaml
 
 namespace llvm::yaml {
+/// `CheckSeverity:` maps check names to severities.
+template <> struct CustomMappingTraits<std::map<std::string, std::string>> {
+  static void inputOne(IO &IO, StringRef Key,
+                       std::map<std::string, std::string> &M) {
+    IO.mapRequired(Key.str().c_str(), M[Key.str()]);
+  }
+  static void output(IO &IO, std::map<std::string, std::string> &M) {
+    for (auto &[Key, Value] : M)
+      IO.mapRequired(Key.c_str(), Value);
+  }
+};
+
 template <> struct MappingTraits<tmemcheck::Config> {
   static void mapping(IO &IO, tmemcheck::Config &C) {
     IO.mapOptional("Checks", C.Checks);
@@ -153,6 +165,7 @@ template <> struct MappingTraits<tmemcheck::Config> {
     if (Seconds)
       C.MaxKernelSeconds = Seconds->Value;
     IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
+    IO.mapOptional("CheckSeverity", C.CheckSeverity);
     IO.mapOptional("AssumeCtasPerSm", C.AssumeCtasPerSm);
   }
   static std::string validate(IO &, tmemcheck::Config &C) {
@@ -162,6 +175,13 @@ template <> struct MappingTraits<tmemcheck::Config> {
       if (auto Bad = tmemcheck::unprintableText(*Value))
         return std::string(Key) + ": " + Bad->second +
                " (after its escape sequences are decoded)";
+    for (const auto &[Check, Level] : C.CheckSeverity) {
+      if (auto Bad = tmemcheck::unprintableText(Check))
+        return std::string("CheckSeverity: ") + Bad->second;
+      if (Level != "error" && Level != "warning")
+        return "CheckSeverity: the severity of '" + Check +
+               "' must be 'error' or 'warning'";
+    }
     if (C.MaxKernelSeconds &&
         !(std::isfinite(*C.MaxKernelSeconds) && *C.MaxKernelSeconds >= 0))
       return "MaxKernelSeconds must be a number of seconds, 0 or more";

@@ -636,6 +636,8 @@ int main(int argc, const char **argv) {
   std::vector<CheckFilter> EnabledFor(Sources.size()), AsErrorsFor(Sources.size());
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
   std::vector<FileLimits> LimitsFor(Sources.size());
+  std::vector<std::map<std::string, std::string>> SeverityFor(Sources.size());
+  std::set<std::string> UnknownSeverityChecks;
   for (size_t I = 0; I < Sources.size(); ++I) {
     llvm::Expected<Config> C = Configs.forFile(Sources[I]);
     if (!C) {
@@ -644,6 +646,12 @@ int main(int argc, const char **argv) {
       continue;
     }
     LimitsFor[I] = LimitsOf(*C);
+    SeverityFor[I] = C->CheckSeverity;
+    for (const auto &[Check, Level] : C->CheckSeverity)
+      if (!CheckRegistry::find(Check) &&
+          UnknownSeverityChecks.insert(Check).second)
+        errs() << "tmemcheck: warning: CheckSeverity in " << C->Path
+               << " names an unknown check '" << Check << "'\n";
     if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I]))
       ConfigBroken[I] = 1;
   }
@@ -772,6 +780,9 @@ int main(int argc, const char **argv) {
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
+      if (auto It = SeverityFor[I].find(F.CheckName);
+          It != SeverityFor[I].end())
+        F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
       if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
         F.Level = Severity::Error;
       Totals.addFinding(F);

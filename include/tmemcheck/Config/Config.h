@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,10 @@ struct Config {
   std::optional<unsigned> MaxEvents;
   std::optional<double> MaxKernelSeconds;
   std::optional<unsigned> MaxLoopIterations;
+  /// Per-check severity overrides: check name -> "error" or "warning"
+  /// (`CheckSeverity: {tmem-missing-fence: error}`). Applied before
+  /// WarningsAsErrors.
+  std::map<std::string, std::string> CheckSeverity;
   /// Launch assumption (--assume-ctas-per-sm): CTAs of a kernel resident on
   /// one SM at once, for kernels without a `__launch_bounds__` min-blocks
   /// value.
