@@ -6,6 +6,9 @@
 
 #include "tmemcheck/Config/Config.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
@@ -176,8 +179,14 @@ template <> struct MappingTraits<tmemcheck::Config> {
         return std::string(Key) + ": " + Bad->second +
                " (after its escape sequences are decoded)";
     for (const auto &[Check, Level] : C.CheckSeverity) {
-      if (auto Bad = tmemcheck::unprintableText(Check))
-        return std::string("CheckSeverity: ") + Bad->second;
+      // Check names are plain words (`tmem-missing-fence`); anything else
+      // could not be written back as a YAML key (--dump-config).
+      if (Check.empty() ||
+          !llvm::all_of(Check, [](char Ch) {
+            return llvm::isAlnum(Ch) || Ch == '-' || Ch == '_' || Ch == '.';
+          }))
+        return "CheckSeverity: '" + Check +
+               "' is not a check name (letters, digits, '-', '_', '.')";
       if (Level != "error" && Level != "warning")
         return "CheckSeverity: the severity of '" + Check +
                "' must be 'error' or 'warning'";
