@@ -236,8 +236,8 @@ void writeHtmlReport(raw_ostream &OS,
     OS << fmt::format("<li>peak columns allocated at once: {}</li>\n",
                       optText(R.PeakColumns));
     OS << fmt::format("<li>readback: {} tcgen05.ld instruction(s), {} "
-                      "column(s) read per thread</li>\n",
-                      R.Loads, optText(R.ColumnsReadPerThread));
+                      "run(s) and {} column(s) read per thread per tile</li>\n",
+                      R.Loads, R.LoadsPerTile, optText(R.ColumnsReadPerThread));
     if (const std::optional<ReuseEdge> &E = R.RiskiestReuse)
       OS << fmt::format(
           "<li>riskiest reuse: {}: columns {}..{} of <code>{}</code>, {} at {} "

@@ -152,9 +152,10 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
     if (E.K != Event::Kind::Tmem || !E.Op || E.Op->Kind != TmemOpKind::Load)
       return;
     ++R.Loads;
+    R.LoadsPerTile += E.TripsPerTile;
     auto Range = accessRange(E);
     if (Range && Range->Width)
-      ColumnsRead += *Range->Width;
+      ColumnsRead += *Range->Width * E.TripsPerTile;
     else
       ColumnsKnown = false;
   });
@@ -277,9 +278,9 @@ void printResourceReport(raw_ostream &OS, const KernelReport &R) {
   }
   OS << fmt::format("  peak columns allocated at once: {}\n",
                     Opt(R.PeakColumns));
-  OS << fmt::format("  readback: {} tcgen05.ld instruction(s), {} column(s) "
-                    "read per thread\n",
-                    R.Loads, Opt(R.ColumnsReadPerThread));
+  OS << fmt::format("  readback: {} tcgen05.ld instruction(s), {} run(s) "
+                    "and {} column(s) read per thread per tile\n",
+                    R.Loads, R.LoadsPerTile, Opt(R.ColumnsReadPerThread));
   if (const std::optional<ReuseEdge> &E = R.RiskiestReuse) {
     OS << fmt::format("  riskiest reuse: {}: columns {}..{} of '{}', {} at "
                       "{}:{} then {} at {}:{}\n",
@@ -324,7 +325,8 @@ json::Value resourceReportToJson(const KernelReport &R) {
   json::Object Out{{"kernel", R.Kernel},
                    {"location", locJson(R.Loc)},
                    {"regions", std::move(Regions)},
-                   {"tcgen05_ld_instructions", R.Loads}};
+                   {"tcgen05_ld_instructions", R.Loads},
+                   {"tcgen05_ld_per_tile", static_cast<int64_t>(R.LoadsPerTile)}};
   Out["peak_columns"] =
       R.PeakColumns ? json::Value(*R.PeakColumns) : json::Value(nullptr);
   if (const std::optional<ReuseEdge> &E = R.RiskiestReuse) {

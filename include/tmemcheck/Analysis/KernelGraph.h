@@ -110,6 +110,11 @@ struct Event {
   /// The instruction has a `@p` guard (typically from elect.sync): it is
   /// not executed by every thread that reaches it.
   bool Guarded = false;
+  /// tcgen05.ld: how many times it runs per iteration of the loops around
+  /// it with no constant trip count (the tile loop), the constant-trip
+  /// `for` loops around it multiplied in (the resource report's readback
+  /// per tile). 1 for other events.
+  unsigned TripsPerTile = 1;
   /// For Tmem, Sync and VariableRead events: index into
   /// KernelGraph::Statements of the statement of the kernel body that leads
   /// to the event, or -1.

@@ -77,7 +77,11 @@ struct KernelReport {
   std::vector<RegionReport> Regions;
   std::optional<int64_t> PeakColumns; ///< most columns allocated at once
   unsigned Loads = 0;                 ///< tcgen05.ld instructions
-  std::optional<int64_t> ColumnsReadPerThread; ///< sum of ld widths
+  /// tcgen05.ld executed per thread per tile: each instruction times the
+  /// constant trip counts of the `for` loops around it.
+  uint64_t LoadsPerTile = 0;
+  /// 32-bit columns read per thread per tile (ld width x trips), if known.
+  std::optional<int64_t> ColumnsReadPerThread;
   std::optional<ReuseEdge> RiskiestReuse;
 };
 

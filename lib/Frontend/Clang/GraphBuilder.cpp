@@ -101,7 +101,8 @@ std::string functionName(const FunctionDecl *FD) {
 GraphBuilder::GraphBuilder(ASTContext &Ctx, ValueEvaluator &Eval,
                            const FrontendLimits &Limits)
     : Ctx(Ctx), Eval(Eval), Limits(Limits),
-      Relevance(std::make_unique<RelevanceOracle>()), Facts(Ctx, Eval) {}
+      Relevance(std::make_unique<RelevanceOracle>()), Facts(Ctx, Eval),
+      Trips(Ctx) {}
 
 GraphBuilder::~GraphBuilder() = default;
 
@@ -518,6 +519,8 @@ void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
   E.Loc = toSourceLoc(Ctx.getSourceManager(), CE->getBeginLoc());
   E.Stack = F.Stack;
   E.Statement = Facts.statementOf(CE, F);
+  if (M.Op.Kind == TmemOpKind::Load)
+    E.TripsPerTile = Trips.tripsAround(CE, F);
   for (int Arg : M.OperandArgs) {
     OperandValue V;
     V.Value.Uniform = Uniformity::Unknown;
@@ -818,6 +821,8 @@ void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
     E.Loc = DI.Loc;
     E.Stack = F.Stack;
     E.Statement = Facts.statementOf(&S, F);
+    if (DI.Op && DI.Op->Kind == TmemOpKind::Load)
+      E.TripsPerTile = Trips.tripsAround(&S, F);
     for (const ptx::Operand &O : DI.I.Operands)
       E.Operands.push_back(EvalOperand(O));
     // The column count of alloc/dealloc as written, for tmem-alloc-ncols's

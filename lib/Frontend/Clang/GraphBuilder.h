@@ -10,6 +10,7 @@
 #define TMEMCHECK_LIB_FRONTEND_CLANG_GRAPHBUILDER_H
 
 #include "FixItFacts.h"
+#include "LoopTrips.h"
 #include "ValueEvaluator.h"
 
 #include "tmemcheck/Analysis/KernelBudget.h"
@@ -123,6 +124,7 @@ private:
   std::vector<std::unique_ptr<Frame>> Frames;
   std::unique_ptr<RelevanceOracle> Relevance;
   FixItFacts Facts;
+  LoopTripCounter Trips;
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
       AsmCache;
   std::vector<AnalysisRemark> Remarks;
