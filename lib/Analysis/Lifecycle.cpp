@@ -297,6 +297,18 @@ std::vector<SourceLoc> LifecycleAnalysis::leakingExits(uint64_t Slot) const {
   return Result;
 }
 
+std::vector<const Region *>
+regionsCertainlyHeldBefore(const LifecycleAnalysis &L, const Event &E) {
+  std::vector<const Region *> Held;
+  const CtaState &S = L.stateBefore(E);
+  for (const Region &Reg : L.regions()) {
+    PhaseSet P = S.phases(Reg.Slot);
+    if (Reg.Columns && P && !(P & ~PhaseAnyAllocated))
+      Held.push_back(&Reg);
+  }
+  return Held;
+}
+
 std::optional<int64_t> peakAllocatedColumns(const KernelGraph &G,
                                             const LifecycleAnalysis &L,
                                             const Event **At) {
@@ -308,13 +320,8 @@ std::optional<int64_t> peakAllocatedColumns(const KernelGraph &G,
     if (!Cols)
       return;
     int64_t Live = *Cols;
-    const CtaState &S = L.stateBefore(E);
-    for (const Region &Reg : L.regions()) {
-      PhaseSet P = S.phases(Reg.Slot);
-      if (Reg.Slot != allocSlot(E) && Reg.Columns && P &&
-          !(P & ~PhaseAnyAllocated))
-        Live += *Reg.Columns;
-    }
+    for (const Region *Reg : regionsCertainlyHeldBefore(L, E))
+      Live += *Reg->Columns;
     if (!Peak || Live > *Peak) {
       Peak = Live;
       if (At)

@@ -35,18 +35,14 @@ public:
       std::optional<int64_t> Cols = columnCount(E);
       if (!Cols)
         return;
-      const CtaState &S = L.stateBefore(E);
       int64_t Live = 0;
       std::vector<FindingNote> Notes;
-      for (const Region &R : L.regions()) {
-        PhaseSet P = S.phases(R.Slot);
-        // Only regions allocated on every path count.
-        if (!R.Columns || !P || (P & ~PhaseAnyAllocated))
-          continue;
-        Live += *R.Columns;
-        Notes.push_back({locationSeenFrom(*R.Allocs.front(), E),
+      // Only regions allocated on every path count.
+      for (const Region *R : regionsCertainlyHeldBefore(L, E)) {
+        Live += *R->Columns;
+        Notes.push_back({locationSeenFrom(*R->Allocs.front(), E),
                          fmt::format("'{}' holds {} columns, allocated here",
-                                     R.Name, *R.Columns)});
+                                     R->Name, *R->Columns)});
       }
       if (Live == 0 || Live + *Cols <= 512)
         return;

@@ -142,6 +142,12 @@ std::vector<const AbstractValue *> tmemAccessOperands(const Event &E);
 /// The constant column count of an alloc/dealloc, if known.
 std::optional<int64_t> columnCount(const Event &E);
 
+/// The regions with a known column count that are allocated on every
+/// path reaching \p E (and not freed): the columns the CTA certainly holds
+/// there.
+std::vector<const Region *>
+regionsCertainlyHeldBefore(const LifecycleAnalysis &L, const Event &E);
+
 /// The most columns one CTA certainly holds at once: over every alloc with
 /// a constant count, its columns plus those of the regions allocated on
 /// every path reaching it. \p At is set to that alloc. std::nullopt when

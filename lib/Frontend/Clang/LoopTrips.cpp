@@ -19,8 +19,8 @@ namespace {
 constexpr uint64_t MaxTrips = uint64_t(1) << 20;
 
 const VarDecl *referencedVar(const Expr *E) {
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
-          E ? E->IgnoreParenImpCasts() : nullptr))
+  if (const auto *DRE =
+          dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
     return dyn_cast<VarDecl>(DRE->getDecl());
   return nullptr;
 }
@@ -36,8 +36,8 @@ std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
 
 } // namespace
 
-std::optional<uint64_t>
-LoopTripCounter::constantTripCount(const ForStmt &For, ASTContext &Ctx) {
+std::optional<uint64_t> LoopTripCounter::constantTripCount(const ForStmt &For,
+                                                           ASTContext &Ctx) {
   // The induction variable and its start.
   const VarDecl *Var = nullptr;
   std::optional<int64_t> Start;
@@ -110,9 +110,9 @@ unsigned LoopTripCounter::tripsAround(const Stmt *S, const Frame &F) {
     if (!PM)
       break;
     const Stmt *Child = Cur;
-    for (const Stmt *P = PM->getParent(Cur); P;
-         Child = P, P = PM->getParent(P))
-      if (const auto *For = dyn_cast<ForStmt>(P); For && For->getBody() == Child)
+    for (const Stmt *P = PM->getParent(Cur); P; Child = P, P = PM->getParent(P))
+      if (const auto *For = dyn_cast<ForStmt>(P);
+          For && For->getBody() == Child)
         if (std::optional<uint64_t> N = constantTripCount(*For, Ctx))
           Product = std::min(MaxTrips, Product * std::max<uint64_t>(*N, 1));
   }

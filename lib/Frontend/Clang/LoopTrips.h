@@ -42,8 +42,7 @@ private:
   clang::ParentMap *parentsOf(const clang::FunctionDecl *FD);
 
   clang::ASTContext &Ctx;
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 std::unique_ptr<clang::ParentMap>>
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
       Parents;
 };
 
