@@ -120,3 +120,9 @@ __global__ void epilogue_loops(float *out, uint32_t tiles) {
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 512;"
                  :: "r"(t));
 }
+
+// Kernels that never touch TMEM (fill kernels, reference GEMMs) are left
+// out of the report.
+// RUN: %tmemcheck --checks=-* --report %s | FileCheck %s --check-prefix=NOTMEM
+// NOTMEM-NOT: kernel 'no_tmem_fill'
+__global__ void no_tmem_fill(float *out) { out[threadIdx.x] = 1.0f; }
