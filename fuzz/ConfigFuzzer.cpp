@@ -22,7 +22,10 @@ static bool sameSettings(const Config &A, const Config &B) {
   return A.Checks == B.Checks && A.WarningsAsErrors == B.WarningsAsErrors &&
          A.MaxCallDepth == B.MaxCallDepth && A.MaxEvents == B.MaxEvents &&
          A.MaxKernelSeconds == B.MaxKernelSeconds &&
-         A.MaxLoopIterations == B.MaxLoopIterations;
+         A.MaxLoopIterations == B.MaxLoopIterations &&
+         A.CheckSeverity == B.CheckSeverity &&
+         A.AssumeCtasPerSm == B.AssumeCtasPerSm && A.Compat == B.Compat &&
+         A.ApiModels == B.ApiModels;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {

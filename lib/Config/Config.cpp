@@ -142,6 +142,8 @@ template <> struct ScalarTraits<tmemcheck::Seconds> {
 };
 } // namespace llvm::yaml
 
+LLVM_YAML_IS_SEQUENCE_VECTOR(tmemcheck::UserApiModel)
+
 namespace llvm::yaml {
 /// `CheckSeverity:` maps check names to severities.
 template <> struct CustomMappingTraits<std::map<std::string, std::string>> {
@@ -152,6 +154,56 @@ template <> struct CustomMappingTraits<std::map<std::string, std::string>> {
   static void output(IO &IO, std::map<std::string, std::string> &M) {
     for (auto &[Key, Value] : M)
       IO.mapRequired(Key.c_str(), Value);
+  }
+};
+
+template <> struct MappingTraits<tmemcheck::CompatSettings> {
+  static void mapping(IO &IO, tmemcheck::CompatSettings &C) {
+    IO.mapOptional("Profile", C.Profile);
+    IO.mapOptional("GpuArch", C.GpuArch);
+    IO.mapOptional("Defines", C.Defines);
+    IO.mapOptional("IncludeDirs", C.IncludeDirs);
+    IO.mapOptional("ExtraArgs", C.ExtraArgs);
+  }
+  static std::string validate(IO &, tmemcheck::CompatSettings &C) {
+    if (C.Profile && *C.Profile != "nvcc" && *C.Profile != "clang")
+      return "Compat: Profile must be 'nvcc' or 'clang'";
+    if (C.GpuArch && !llvm::StringRef(*C.GpuArch).starts_with("sm_"))
+      return "Compat: GpuArch must be a target such as sm_100a";
+    for (const std::string &D : C.Defines) {
+      llvm::StringRef Name = llvm::StringRef(D).split('=').first;
+      if (Name.empty() || llvm::isDigit(Name.front()) ||
+          !llvm::all_of(Name,
+                        [](char Ch) { return llvm::isAlnum(Ch) || Ch == '_'; }))
+        return "Compat: Defines: '" + D +
+               "' is not NAME or NAME=VALUE with NAME an identifier";
+    }
+    for (const std::vector<std::string> *List :
+         {&C.Defines, &C.IncludeDirs, &C.ExtraArgs})
+      for (const std::string &Item : *List)
+        if (Item.empty() || tmemcheck::unprintableText(Item))
+          return "Compat: an entry is empty or not printable text";
+    if (C.GpuArch && tmemcheck::unprintableText(*C.GpuArch))
+      return "Compat: GpuArch is not printable text";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<tmemcheck::UserApiModel> {
+  static void mapping(IO &IO, tmemcheck::UserApiModel &M) {
+    IO.mapRequired("Function", M.Function);
+    IO.mapRequired("Asm", M.Asm);
+    IO.mapOptional("ElectsInside", M.ElectsInside, false);
+  }
+  static std::string validate(IO &, tmemcheck::UserApiModel &M) {
+    for (const std::string *Text : {&M.Function, &M.Asm})
+      if (auto Bad = tmemcheck::unprintableText(*Text))
+        return std::string("ApiModels: ") + Bad->second;
+    if (llvm::Expected<std::vector<tmemcheck::ModeledInstruction>> I =
+            tmemcheck::decodeUserApiModel(M);
+        !I)
+      return llvm::toString(I.takeError());
+    return "";
   }
 };
 
@@ -170,6 +222,8 @@ template <> struct MappingTraits<tmemcheck::Config> {
     IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
     IO.mapOptional("CheckSeverity", C.CheckSeverity);
     IO.mapOptional("AssumeCtasPerSm", C.AssumeCtasPerSm);
+    IO.mapOptional("Compat", C.Compat);
+    IO.mapOptional("ApiModels", C.ApiModels);
   }
   static std::string validate(IO &, tmemcheck::Config &C) {
     for (auto [Key, Value] :
@@ -181,8 +235,7 @@ template <> struct MappingTraits<tmemcheck::Config> {
     for (const auto &[Check, Level] : C.CheckSeverity) {
       // Check names are plain words (`tmem-missing-fence`); anything else
       // could not be written back as a YAML key (--dump-config).
-      if (Check.empty() ||
-          !llvm::all_of(Check, [](char Ch) {
+      if (Check.empty() || !llvm::all_of(Check, [](char Ch) {
             return llvm::isAlnum(Ch) || Ch == '-' || Ch == '_' || Ch == '.';
           }))
         return "CheckSeverity: '" + Check +
@@ -201,6 +254,25 @@ template <> struct MappingTraits<tmemcheck::Config> {
 
 namespace tmemcheck {
 
+std::vector<std::string>
+CompatSettings::parseArguments(llvm::StringRef ConfigDir) const {
+  std::vector<std::string> Args;
+  for (const std::string &D : Defines)
+    Args.push_back("-D" + D);
+  for (const std::string &Dir : IncludeDirs) {
+    llvm::SmallString<256> Path(Dir);
+    if (llvm::sys::path::is_relative(Path) && !ConfigDir.empty()) {
+      llvm::SmallString<256> Base(ConfigDir);
+      llvm::sys::path::append(Base, Path);
+      Path = Base;
+    }
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    Args.push_back("-I" + std::string(Path));
+  }
+  Args.insert(Args.end(), ExtraArgs.begin(), ExtraArgs.end());
+  return Args;
+}
+
 llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path) {
   Config C;
   C.Path = Path.str();
@@ -213,16 +285,16 @@ llvm::Expected<Config> parseConfig(llvm::StringRef Text, llvm::StringRef Path) {
     return llvm::createStringError(std::errc::invalid_argument, "%s:%s",
                                    Path.str().c_str(), Deep->c_str());
   std::string Message;
-  llvm::yaml::Input In(Text, /*Ctxt=*/nullptr,
-                       [](const llvm::SMDiagnostic &D, void *Ctx) {
-                         auto &M = *static_cast<std::string *>(Ctx);
-                         if (M.empty())
-                           M = (llvm::Twine(D.getLineNo()) + ":" +
-                                llvm::Twine(D.getColumnNo() + 1) + ": " +
-                                D.getMessage())
-                                   .str();
-                       },
-                       &Message);
+  llvm::yaml::Input In(
+      Text, /*Ctxt=*/nullptr,
+      [](const llvm::SMDiagnostic &D, void *Ctx) {
+        auto &M = *static_cast<std::string *>(Ctx);
+        if (M.empty())
+          M = (llvm::Twine(D.getLineNo()) + ":" +
+               llvm::Twine(D.getColumnNo() + 1) + ": " + D.getMessage())
+                  .str();
+      },
+      &Message);
   In >> C;
   if (In.error())
     return llvm::createStringError(
@@ -248,8 +320,7 @@ llvm::Expected<Config> ConfigFinder::load(llvm::StringRef Path) {
     return It->second;
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "%s: %s",
-                                   Path.str().c_str(),
+    return llvm::createStringError(Buf.getError(), "%s: %s", Path.str().c_str(),
                                    Buf.getError().message().c_str());
   llvm::Expected<Config> C = parseConfig((*Buf)->getBuffer(), Path);
   if (C)
@@ -265,7 +336,8 @@ llvm::Expected<Config> ConfigFinder::forFile(llvm::StringRef File) {
   llvm::sys::path::remove_filename(Dir);
   std::vector<std::string> Visited;
   std::string Found;
-  for (llvm::StringRef D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D)) {
+  for (llvm::StringRef D = Dir; !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
     auto Cached = DirToConfigPath.find(D);
     if (Cached != DirToConfigPath.end()) {
       Found = Cached->second;

@@ -12,6 +12,7 @@
 #include "tmemcheck/Analysis/AnalysisContext.h"
 #include "tmemcheck/Checks/Check.h"
 #include "tmemcheck/Checks/KernelCheckRun.h"
+#include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -75,8 +76,11 @@ private:
         Checks.push_back(Info->Create());
     TranslationUnitResult Result;
     FindingSink Sink;
-    buildKernelGraphs(Ctx, FrontendLimits(), Result, [&](KernelGraph &G) {
-      AnalysisContext A(G, KernelBudget(AnalysisLimits(), G.BuildSeconds));
+    FrontendLimits Limits;
+    AnalysisLimits Budget;
+    applyConfig(Ctx, Limits, Budget);
+    buildKernelGraphs(Ctx, Limits, Result, [&](KernelGraph &G) {
+      AnalysisContext A(G, KernelBudget(Budget, G.BuildSeconds));
       for (Finding &F : runKernelChecks(A, Checks).Findings)
         Sink.report(std::move(F));
     });
@@ -84,7 +88,52 @@ private:
       ByCheck[F.CheckName].push_back(std::move(F));
   }
 
+  /// The analysis settings of the .tmemcheck.yaml found upward from the
+  /// main file, as the CLI uses them: bounds and user API models (checks
+  /// and severities are clang-tidy's to choose). A config that does not
+  /// load is reported on stderr once and the defaults apply.
+  void applyConfig(ASTContext &Ctx, FrontendLimits &Limits,
+                   AnalysisLimits &Budget) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    if (!Main)
+      return;
+    llvm::Expected<Config> C = Configs.forFile(Main->getName());
+    if (!C) {
+      std::string Message = toString(C.takeError());
+      if (ReportedConfigErrors.insert(Message).second)
+        llvm::errs() << "tmemcheck: error: " << Message
+                     << " (the tmem-* checks run with default settings)\n";
+      return;
+    }
+    Limits.MaxCallDepth = C->MaxCallDepth.value_or(Limits.MaxCallDepth);
+    Limits.MaxEventsPerKernel =
+        C->MaxEvents.value_or(Limits.MaxEventsPerKernel);
+    Budget.MaxKernelSeconds =
+        C->MaxKernelSeconds.value_or(Budget.MaxKernelSeconds);
+    Budget.MaxLoopIterations =
+        C->MaxLoopIterations.value_or(Budget.MaxLoopIterations);
+    Limits.MaxKernelSeconds = Budget.MaxKernelSeconds;
+    if (C->ApiModels.empty())
+      return;
+    std::unique_ptr<UserApiModelTable> &Models = ModelsOfConfig[C->Path];
+    if (!Models) {
+      llvm::Expected<UserApiModelTable> T =
+          UserApiModelTable::create(C->ApiModels);
+      if (!T) {
+        llvm::errs() << "tmemcheck: error: " << C->Path << ": "
+                     << toString(T.takeError()) << '\n';
+        return;
+      }
+      Models = std::make_unique<UserApiModelTable>(std::move(*T));
+    }
+    Limits.UserModels = Models.get();
+  }
+
   std::map<const void *, std::string> Enrolled;
+  ConfigFinder Configs;
+  std::map<std::string, std::unique_ptr<UserApiModelTable>> ModelsOfConfig;
+  std::set<std::string> ReportedConfigErrors;
   const ASTContext *Current = nullptr;
   llvm::StringMap<std::vector<Finding>> ByCheck;
 };

@@ -438,8 +438,16 @@ int main(int argc, const char **argv) {
       SourcePaths.empty() ? std::string("./.") : SourcePaths.front();
   llvm::Expected<Config> Reference = Configs.forFile(ReferenceFile);
   if (!Reference) {
-    errs() << "tmemcheck: error: " << toString(Reference.takeError()) << '\n';
-    return ExitToolError;
+    // --dump-config and --list-checks are about this config; an analysis
+    // goes on with the files whose config loads (each file with a broken
+    // one is reported as failed below).
+    if (DumpConfig || ListChecks) {
+      errs() << "tmemcheck: error: " << toString(Reference.takeError())
+             << '\n';
+      return ExitToolError;
+    }
+    consumeError(Reference.takeError());
+    Reference = Config();
   }
   std::set<std::string> Warned;
   auto WarnUnmatched = [&] {
@@ -469,6 +477,11 @@ int main(int argc, const char **argv) {
       Effective.MaxLoopIterations = MaxLoopIterations;
     if (AssumeCtasPerSm.getNumOccurrences())
       Effective.AssumeCtasPerSm = AssumeCtasPerSm;
+    if (GpuArch.getNumOccurrences()) {
+      if (!Effective.Compat)
+        Effective.Compat.emplace();
+      Effective.Compat->GpuArch = GpuArch;
+    }
     Effective.Checks = Reference->Checks.empty()
                            ? std::string(Checks)
                            : Reference->Checks +
@@ -559,8 +572,40 @@ int main(int argc, const char **argv) {
     errs() << "tmemcheck: error: " << EnvError << '\n';
     return ExitToolError;
   }
+  // The parse of a file follows its config's `Compat:` (target, profile,
+  // defines, include directories, arguments); --gpu-arch and --extra-arg on
+  // the command line win.
+  auto EnvironmentFor =
+      [&](const Config &C,
+          std::string &Error) -> std::optional<CudaEnvironment> {
+    if (!C.Compat)
+      return *Env;
+    std::optional<std::string> Arch;
+    if (!GpuArch.getNumOccurrences())
+      Arch = C.Compat->GpuArch;
+    std::optional<bool> NvccMacros;
+    if (C.Compat->Profile)
+      NvccMacros = *C.Compat->Profile == "nvcc";
+    std::optional<CudaEnvironment> E = Env->withCompat(
+        Arch, NvccMacros,
+        C.Compat->parseArguments(sys::path::parent_path(C.Path)), Error);
+    if (!E)
+      Error = C.Path + ": Compat: " + Error;
+    return E;
+  };
   if (PrintParseCommand) {
     for (const std::string &File : Sources) {
+      llvm::Expected<Config> C = Configs.forFile(File);
+      if (!C) {
+        errs() << "tmemcheck: error: " << toString(C.takeError()) << '\n';
+        return ExitToolError;
+      }
+      std::string EnvError;
+      std::optional<CudaEnvironment> FileEnv = EnvironmentFor(*C, EnvError);
+      if (!FileEnv) {
+        errs() << "tmemcheck: error: " << EnvError << '\n';
+        return ExitToolError;
+      }
       std::vector<clang::tooling::CompileCommand> Commands =
           Compilations->getCompileCommands(File);
       if (Commands.empty()) {
@@ -568,7 +613,7 @@ int main(int argc, const char **argv) {
         return ExitToolError;
       }
       std::vector<std::string> Args =
-          Env->adjustCommand(Commands.front().CommandLine, File);
+          FileEnv->adjustCommand(Commands.front().CommandLine, File);
       for (size_t I = 0; I < Args.size(); ++I) {
         if (I)
           outs() << ' ';
@@ -637,15 +682,43 @@ int main(int argc, const char **argv) {
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
   std::vector<FileLimits> LimitsFor(Sources.size());
   std::vector<std::map<std::string, std::string>> SeverityFor(Sources.size());
-  std::set<std::string> UnknownSeverityChecks;
+  std::vector<std::optional<CudaEnvironment>> EnvFor(Sources.size());
+  // The user API models of each config file, decoded once.
+  std::map<std::string, std::unique_ptr<UserApiModelTable>> ModelsOfConfig;
+  std::set<std::string> UnknownSeverityChecks, ConfigErrors;
   for (size_t I = 0; I < Sources.size(); ++I) {
     llvm::Expected<Config> C = Configs.forFile(Sources[I]);
     if (!C) {
-      errs() << "tmemcheck: error: " << toString(C.takeError()) << '\n';
+      // Once per config file, however many files it governs.
+      std::string Message = toString(C.takeError());
+      if (ConfigErrors.insert(Message).second)
+        errs() << "tmemcheck: error: " << Message << '\n';
       ConfigBroken[I] = 1;
       continue;
     }
     LimitsFor[I] = LimitsOf(*C);
+    std::string EnvError;
+    EnvFor[I] = EnvironmentFor(*C, EnvError);
+    if (!EnvFor[I]) {
+      errs() << "tmemcheck: error: " << EnvError << '\n';
+      ConfigBroken[I] = 1;
+      continue;
+    }
+    if (!C->ApiModels.empty()) {
+      std::unique_ptr<UserApiModelTable> &Models = ModelsOfConfig[C->Path];
+      if (!Models) {
+        // The loader decoded every model already; this cannot fail.
+        Expected<UserApiModelTable> T = UserApiModelTable::create(C->ApiModels);
+        if (!T) {
+          errs() << "tmemcheck: error: " << C->Path << ": "
+                 << toString(T.takeError()) << '\n';
+          ConfigBroken[I] = 1;
+          continue;
+        }
+        Models = std::make_unique<UserApiModelTable>(std::move(*T));
+      }
+      LimitsFor[I].Frontend.UserModels = Models.get();
+    }
     SeverityFor[I] = C->CheckSeverity;
     for (const auto &[Check, Level] : C->CheckSeverity)
       if (!CheckRegistry::find(Check) &&
@@ -718,7 +791,8 @@ int main(int argc, const char **argv) {
                                std::chrono::steady_clock::now() - Start)
                                .count();
       };
-      O.TU = analyzeTranslationUnit(*Compilations, File, *Env, Limits.Frontend,
+      O.TU = analyzeTranslationUnit(*Compilations, File, *EnvFor[I],
+                                    Limits.Frontend,
                                     CheckKernel);
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;

@@ -10,16 +10,53 @@
 #ifndef TMEMCHECK_CONFIG_CONFIG_H
 #define TMEMCHECK_CONFIG_CONFIG_H
 
+#include "tmemcheck/Model/UserApiModel.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-#include <memory>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tmemcheck {
+
+/// How the files under a config are parsed (`Compat:`): the target, the
+/// compiler whose predefined macros the code expects, and the flags its
+/// build adds that a compile database may not have (a pre-commit hook runs
+/// without one).
+struct CompatSettings {
+  /// Which predefined macros the parse adds to Clang's: "nvcc" (the
+  /// default) adds the arch-specific ones nvcc defines and Clang does not
+  /// (`__CUDA_ARCH_SPECIFIC__`, `__CUDA_ARCH_FAMILY_SPECIFIC__`, rules §7),
+  /// so code guarded by them is seen as nvcc builds it; "clang" adds none,
+  /// for code built with Clang.
+  std::optional<std::string> Profile;
+  /// The tcgen05 target (--gpu-arch), e.g. "sm_103a".
+  std::optional<std::string> GpuArch;
+  /// `NAME` or `NAME=VALUE`, passed as -D.
+  std::vector<std::string> Defines;
+  /// Include directories, relative to the directory of the config file.
+  std::vector<std::string> IncludeDirs;
+  /// Further compiler arguments (`-std=c++20`), before any --extra-arg.
+  std::vector<std::string> ExtraArgs;
+
+  friend bool operator==(const CompatSettings &A, const CompatSettings &B) {
+    return A.Profile == B.Profile && A.GpuArch == B.GpuArch &&
+           A.Defines == B.Defines && A.IncludeDirs == B.IncludeDirs &&
+           A.ExtraArgs == B.ExtraArgs;
+  }
+  bool empty() const {
+    return !Profile && !GpuArch && Defines.empty() && IncludeDirs.empty() &&
+           ExtraArgs.empty();
+  }
+  /// The arguments that Defines, IncludeDirs and ExtraArgs add to a parse;
+  /// relative include directories are made absolute against \p ConfigDir.
+  std::vector<std::string> parseArguments(llvm::StringRef ConfigDir) const;
+};
 
 /// The contents of one .tmemcheck.yaml.
 struct Config {
@@ -42,6 +79,13 @@ struct Config {
   /// one SM at once, for kernels without a `__launch_bounds__` min-blocks
   /// value.
   std::optional<unsigned> AssumeCtasPerSm;
+  /// How the files are parsed (`Compat:`); flags given on the command line
+  /// (--gpu-arch, --extra-arg) win.
+  std::optional<CompatSettings> Compat;
+  /// The project's own wrappers, modelled by the PTX they emit
+  /// (`ApiModels:`); they take precedence over the built-in models and over
+  /// the functions' bodies.
+  std::vector<UserApiModel> ApiModels;
   /// Where it was read from (empty: no file, defaults).
   std::string Path;
 };
@@ -57,7 +101,8 @@ std::string configToYaml(const Config &C);
 class ConfigFinder {
 public:
   /// \p Explicit, when not empty, is used for every file (--config-file).
-  explicit ConfigFinder(std::string Explicit = "") : Explicit(std::move(Explicit)) {}
+  explicit ConfigFinder(std::string Explicit = "")
+      : Explicit(std::move(Explicit)) {}
 
   llvm::Expected<Config> forFile(llvm::StringRef File);
 

@@ -14,6 +14,7 @@
 #include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Model/UserApiModel.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,7 +31,8 @@ class CompilationDatabase;
 
 namespace tmemcheck {
 
-/// Bounds that keep the graph construction finite on any input.
+/// Bounds that keep the graph construction finite on any input, and the
+/// project's own wrapper models that replace the bodies of calls.
 struct FrontendLimits {
   unsigned MaxCallDepth = 8; ///< inlining depth of device callees.
   unsigned MaxBlocksPerKernel = 200000;
@@ -38,6 +40,9 @@ struct FrontendLimits {
   /// Wall time one kernel may take (AnalysisLimits::MaxKernelSeconds);
   /// building its graph uses the first part of it.
   double MaxKernelSeconds = AnalysisLimits::DefaultMaxKernelSeconds;
+  /// The user API models of the file's config (`ApiModels:`); not owned,
+  /// may be null.
+  const UserApiModelTable *UserModels = nullptr;
 };
 
 /// What one translation unit produced.

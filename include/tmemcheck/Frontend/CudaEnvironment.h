@@ -25,6 +25,10 @@ struct FrontendOptions {
   std::string ResourceDir;            ///< --resource-dir; empty: detect.
   bool NoCuda = false;                ///< force the embedded stub headers.
   std::vector<std::string> ExtraArgs; ///< appended to every command.
+  /// Define the arch-specific macros nvcc defines and Clang does not
+  /// (`__CUDA_ARCH_SPECIFIC__`, `__CUDA_ARCH_FAMILY_SPECIFIC__`; rules §7):
+  /// the "nvcc" compat profile. False: Clang's own macros only.
+  bool NvccArchMacros = true;
 };
 
 /// The resolved environment for a run.
@@ -38,6 +42,16 @@ public:
   /// Empty when no CUDA installation was found (stub headers are used).
   const std::string &cudaPath() const { return CudaPath; }
   const std::string &gpuArch() const { return GpuArch; }
+
+  /// This environment for the files of one configuration (its `Compat:`):
+  /// another target when \p Arch is set, the nvcc arch macros on or off
+  /// when \p NvccMacros is set, and \p ArgsBefore added before the
+  /// environment's own extra arguments (so that --extra-arg wins). Fails,
+  /// setting \p Error, for a target without tcgen05.
+  std::optional<CudaEnvironment>
+  withCompat(std::optional<std::string> Arch, std::optional<bool> NvccMacros,
+             const std::vector<std::string> &ArgsBefore,
+             std::string &Error) const;
 
   /// Rewrites a compile command (argv[0] first, the source file included)
   /// into a Clang device-only, syntax-only parse of \p File.
@@ -58,6 +72,7 @@ private:
   std::string CudaPath;
   std::string GpuArch;
   std::vector<std::string> ExtraArgs;
+  bool NvccArchMacros = true;
 };
 
 } // namespace tmemcheck

@@ -243,7 +243,9 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
          "no tcgen05 instructions found in device code; if this file uses "
          "CUTLASS SM100 code, it is compiled out under Clang unless "
          "CUTE_ARCH_TCGEN05_TMEM_ENABLED / CUTLASS_ARCH_MMA_SM100A_ENABLED "
-         "are defined (see docs/user-guide.md)"});
+         "are defined (see docs/user-guide.md); wrappers defined in another "
+         "translation unit "
+         "can be modelled with ApiModels in .tmemcheck.yaml"});
   return Result;
 }
 

@@ -177,15 +177,21 @@ bool CudaEnvironment::isTcgen05Arch(StringRef Arch) {
       .Default(false);
 }
 
+static std::string notTcgen05Arch(StringRef Arch) {
+  return ("architecture '" + Arch +
+          "' has no tcgen05 instructions; use one of sm_100a, sm_100f, "
+          "sm_101a, sm_103a, sm_103f, sm_107a, sm_110a, sm_110f")
+      .str();
+}
+
 std::optional<CudaEnvironment>
 CudaEnvironment::detect(const FrontendOptions &Opts, std::string &Error) {
   CudaEnvironment Env;
   Env.GpuArch = Opts.GpuArch;
   Env.ExtraArgs = Opts.ExtraArgs;
+  Env.NvccArchMacros = Opts.NvccArchMacros;
   if (!isTcgen05Arch(Env.GpuArch)) {
-    Error = "architecture '" + Env.GpuArch +
-            "' has no tcgen05 instructions; use one of sm_100a, sm_100f, "
-            "sm_101a, sm_103a, sm_103f, sm_107a, sm_110a, sm_110f";
+    Error = notTcgen05Arch(Env.GpuArch);
     return std::nullopt;
   }
 
@@ -226,6 +232,24 @@ CudaEnvironment::detect(const FrontendOptions &Opts, std::string &Error) {
   } else {
     Env.CudaPath = detectCudaPath();
   }
+  return Env;
+}
+
+std::optional<CudaEnvironment> CudaEnvironment::withCompat(
+    std::optional<std::string> Arch, std::optional<bool> NvccMacros,
+    const std::vector<std::string> &ArgsBefore, std::string &Error) const {
+  CudaEnvironment Env = *this;
+  if (Arch) {
+    if (!isTcgen05Arch(*Arch)) {
+      Error = notTcgen05Arch(*Arch);
+      return std::nullopt;
+    }
+    Env.GpuArch = *Arch;
+  }
+  if (NvccMacros)
+    Env.NvccArchMacros = *NvccMacros;
+  Env.ExtraArgs = ArgsBefore;
+  Env.ExtraArgs.insert(Env.ExtraArgs.end(), ExtraArgs.begin(), ExtraArgs.end());
   return Env;
 }
 
@@ -277,9 +301,10 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
   // nvcc defines these for arch-specific targets; Clang 22 does not
   // (rules §7, EXP-8). CCCL and CUTLASS test them.
   StringRef Num = StringRef(GpuArch).drop_front(3).drop_back(1);
-  if (StringRef(GpuArch).ends_with("a"))
+  if (NvccArchMacros && StringRef(GpuArch).ends_with("a"))
     Out.push_back(("-D__CUDA_ARCH_SPECIFIC__=" + Num + "0").str());
-  Out.push_back(("-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + Num + "0").str());
+  if (NvccArchMacros)
+    Out.push_back(("-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + Num + "0").str());
   if (!CudaPath.empty()) {
     Out.push_back("--cuda-path=" + CudaPath);
     SmallString<256> Cccl(CudaPath);

@@ -15,9 +15,9 @@
 #include "clang/AST/ExprConcepts.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/ConstructionContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
-#include "clang/Analysis/ConstructionContext.h"
 #include "clang/Lex/Lexer.h"
 
 #include <fmt/format.h>
@@ -138,6 +138,13 @@ void GraphBuilder::noteWaitLdSpelling(const CallExpr *CE) {
   if (!Callee)
     return;
   std::string Name = qualifiedName(Callee);
+  if (const UserApiModelTable::Entry *UM = userModelOf(Callee)) {
+    if (UM->Instructions.size() == 1 && UM->Instructions.front().Op &&
+        UM->Instructions.front().Op->Kind == TmemOpKind::WaitLoad &&
+        !CE->getNumArgs())
+      Facts.noteWaitLdWrapperCall(CE, Name);
+    return;
+  }
   if (const ApiModel *M = findApiModel(Name)) {
     if (M->Op.Kind == TmemOpKind::WaitLoad)
       Facts.noteWaitLdWrapperCall(CE, M->Name);
@@ -225,8 +232,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
     if (const Expr *Min = LB->getMinBlocks())
       if (!Min->isValueDependent())
-        if (std::optional<llvm::APSInt> V =
-                Min->getIntegerConstantExpr(Ctx);
+        if (std::optional<llvm::APSInt> V = Min->getIntegerConstantExpr(Ctx);
             V && V->isStrictlyPositive() && V->getActiveBits() < 16) {
           Graph.CoResidentCtas = static_cast<unsigned>(V->getZExtValue());
           Graph.CoResidentCtasLoc =
@@ -389,6 +395,10 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Callee)
       return visitUnresolvedCall(CE, Cur, F);
+    if (const UserApiModelTable::Entry *UM = userModelOf(Callee)) {
+      addUserModeledCall(*UM, CE, explicitArguments(CE), Cur, F);
+      return Cur;
+    }
     if (const ApiModel *M = findApiModel(qualifiedName(Callee))) {
       addModeledCall(*M, CE, Cur, F);
       return Cur;
@@ -404,15 +414,12 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       addEvent(Cur, std::move(E));
       return Cur;
     }
-    std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
+    std::vector<const Expr *> Args = explicitArguments(CE);
     const Expr *This = nullptr;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
       This = MC->getImplicitObjectArgument();
-    } else if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) &&
-               !Args.empty()) {
-      This = Args.front();
-      Args.erase(Args.begin());
-    }
+    else if (Args.size() < CE->getNumArgs())
+      This = CE->getArg(0);
     return inlineCall(Callee, Args, This, CE->getBeginLoc(), Cur, F,
                       objectKey(This, F), CE);
   }
@@ -501,6 +508,16 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   return Cur;
 }
 
+std::vector<const Expr *> GraphBuilder::explicitArguments(const CallExpr *CE) {
+  std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
+  // `obj(args)` / `a + b` with a member operator: the object comes first.
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(Callee) &&
+      !Args.empty())
+    Args.erase(Args.begin());
+  return Args;
+}
+
 std::string GraphBuilder::qualifiedName(const NamedDecl *D) {
   std::string Name = D->getQualifiedNameAsString();
   for (size_t Pos;
@@ -544,6 +561,13 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
     std::string Type = DM->getBaseType().getAsString();
     if (!DM->isImplicitAccess() && DM->getBase())
       Type = DM->getBase()->getType().getAsString();
+    if (Limits.UserModels)
+      if (const UserApiModelTable::Entry *UM = Limits.UserModels->findByMember(
+              Type, DM->getMember().getAsString())) {
+        std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
+        addUserModeledCall(*UM, CE, Args, Cur, F);
+        return Cur;
+      }
     if (const ApiModel *M =
             findApiModelByMember(Type, DM->getMember().getAsString())) {
       addModeledCall(*M, CE, Cur, F);
@@ -553,6 +577,19 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
   // A call whose overload is resolved only at instantiation, but that has
   // a single candidate: follow it (a template pattern of a device helper).
   const OverloadExpr *OE = dyn_cast<OverloadExpr>(Callee);
+  // Every candidate of an unresolved name has that name: a user model of
+  // it applies whichever overload instantiation picks.
+  if (OE && OE->getNumDecls() >= 1) {
+    const NamedDecl *D = (*OE->decls_begin())->getUnderlyingDecl();
+    const FunctionDecl *FD = dyn_cast<FunctionDecl>(D);
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      FD = FT->getTemplatedDecl();
+    if (const UserApiModelTable::Entry *UM = userModelOf(FD)) {
+      std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
+      addUserModeledCall(*UM, CE, Args, Cur, F);
+      return Cur;
+    }
+  }
   if (OE && OE->getNumDecls() == 1) {
     const NamedDecl *D = (*OE->decls_begin())->getUnderlyingDecl();
     const FunctionDecl *FD = dyn_cast<FunctionDecl>(D);
@@ -738,8 +775,7 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   constexpr unsigned ExactLocationBudget = 4;
   unsigned LocationsComputed = 0;
   auto LocOfByte = [&](unsigned Offset) {
-    if (Literal && Literal->isOrdinary() &&
-        Offset < Literal->getByteLength() &&
+    if (Literal && Literal->isOrdinary() && Offset < Literal->getByteLength() &&
         (Literal->getByteLength() < 65536 ||
          LocationsComputed++ < ExactLocationBudget))
       return toSourceLoc(SM, Literal->getLocationOfByte(Offset, SM,
@@ -774,8 +810,14 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
 void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
                                 const Frame &F) {
   const DecodedAsm &D = decodeAsm(S);
-  const std::vector<const Expr *> &Exprs = D.Exprs;
+  translateInstructions(D.Instrs, D.Exprs, &S, &S, /*ElectsInside=*/false, Cur,
+                        F);
+}
 
+void GraphBuilder::translateInstructions(
+    llvm::ArrayRef<DecodedAsm::Instr> Instrs,
+    llvm::ArrayRef<const Expr *> Exprs, const Stmt *Site, const GCCAsmStmt *Asm,
+    bool ElectsInside, unsigned Cur, const Frame &F) {
   std::function<OperandValue(const ptx::Operand &)> EvalOperand =
       [&](const ptx::Operand &O) {
         OperandValue V;
@@ -811,29 +853,29 @@ void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
         return V;
       };
 
-  for (const DecodedAsm::Instr &DI : D.Instrs) {
+  for (const DecodedAsm::Instr &DI : Instrs) {
     Event E;
     E.K = DI.Op ? Event::Kind::Tmem : Event::Kind::Sync;
     E.Op = DI.Op;
     E.Sync = DI.Sync;
     E.Opcode = DI.I.Opcode;
-    E.Guarded = DI.I.Pred.has_value();
+    E.Guarded = DI.I.Pred.has_value() || ElectsInside;
     E.Loc = DI.Loc;
     E.Stack = F.Stack;
-    E.Statement = Facts.statementOf(&S, F);
+    E.Statement = Facts.statementOf(Site, F);
     if (DI.Op && DI.Op->Kind == TmemOpKind::Load)
-      E.TripsPerTile = Trips.tripsAround(&S, F);
+      E.TripsPerTile = Trips.tripsAround(Site, F);
     for (const ptx::Operand &O : DI.I.Operands)
       E.Operands.push_back(EvalOperand(O));
     // The column count of alloc/dealloc as written, for tmem-alloc-ncols's
-    // fix-it: an asm operand's expression or an immediate in the template.
+    // fix-it: an operand's expression or an immediate in an asm template.
     if (DI.Op && (DI.Op->Kind == TmemOpKind::Alloc ||
                   DI.Op->Kind == TmemOpKind::Dealloc)) {
       int N = DI.Op->NColsOperand;
       if (N >= 0 && static_cast<size_t>(N) < DI.I.Operands.size()) {
         const ptx::Operand &O = DI.I.Operands[N];
-        if (O.K == ptx::Operand::Kind::Immediate)
-          E.Operands[N].Literal = Facts.immediateOf(S, O);
+        if (O.K == ptx::Operand::Kind::Immediate && Asm)
+          E.Operands[N].Literal = Facts.immediateOf(*Asm, O);
         else if (O.K == ptx::Operand::Kind::AsmOperand &&
                  O.AsmOperandIndex >= 0 &&
                  static_cast<size_t>(O.AsmOperandIndex) < Exprs.size())
@@ -842,6 +884,29 @@ void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
     }
     addEvent(Cur, std::move(E));
   }
+}
+
+const UserApiModelTable::Entry *
+GraphBuilder::userModelOf(const FunctionDecl *FD) const {
+  if (!Limits.UserModels || Limits.UserModels->empty() || !FD)
+    return nullptr;
+  return Limits.UserModels->find(qualifiedName(FD));
+}
+
+void GraphBuilder::addUserModeledCall(const UserApiModelTable::Entry &M,
+                                      const CallExpr *CE,
+                                      llvm::ArrayRef<const Expr *> Args,
+                                      unsigned Cur, const Frame &F) {
+  SourceLoc Loc = toSourceLoc(Ctx.getSourceManager(), CE->getBeginLoc());
+  std::vector<DecodedAsm::Instr> Instrs;
+  for (const ModeledInstruction &MI : M.Instructions)
+    Instrs.push_back({MI.I, MI.Op, MI.Sync, Loc});
+  if (Instrs.size() == 1 && Instrs.front().Op &&
+      Instrs.front().Op->Kind == TmemOpKind::WaitLoad && Args.empty())
+    if (const FunctionDecl *Callee = CE->getDirectCallee())
+      Facts.noteWaitLdWrapperCall(CE, qualifiedName(Callee));
+  translateInstructions(Instrs, Args, CE, /*Asm=*/nullptr, M.Spec.ElectsInside,
+                        Cur, F);
 }
 
 } // namespace tmemcheck

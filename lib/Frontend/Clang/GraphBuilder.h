@@ -18,6 +18,7 @@
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/TmemOp.h"
+#include "tmemcheck/Model/UserApiModel.h"
 #include "tmemcheck/Ptx/Instruction.h"
 
 #include "clang/AST/ASTContext.h"
@@ -94,6 +95,27 @@ private:
   };
   const DecodedAsm &decodeAsm(const clang::GCCAsmStmt &S);
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
+  /// Adds an event per instruction, `%N` bound to \p Exprs[N]: the
+  /// instructions of an asm statement (\p Asm, for the position of
+  /// immediates) or of a user API model. \p Site is the statement they
+  /// belong to.
+  void translateInstructions(llvm::ArrayRef<DecodedAsm::Instr> Instrs,
+                             llvm::ArrayRef<const clang::Expr *> Exprs,
+                             const clang::Stmt *Site,
+                             const clang::GCCAsmStmt *Asm, bool ElectsInside,
+                             unsigned Cur, const Frame &F);
+  /// The user API model (.tmemcheck.yaml `ApiModels:`) of \p FD, or nullptr.
+  const UserApiModelTable::Entry *
+  userModelOf(const clang::FunctionDecl *FD) const;
+  /// A call of a function the user modelled: its instructions, with `%N`
+  /// bound to the call's argument N.
+  void addUserModeledCall(const UserApiModelTable::Entry &M,
+                          const clang::CallExpr *CE,
+                          llvm::ArrayRef<const clang::Expr *> Args,
+                          unsigned Cur, const Frame &F);
+  /// The arguments of a call after the object of a member operator call.
+  static std::vector<const clang::Expr *>
+  explicitArguments(const clang::CallExpr *CE);
   void addEvent(unsigned Block, Event E);
   void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
   /// Records which warp indices take each arm of `warp_idx < 4`-style tests.
