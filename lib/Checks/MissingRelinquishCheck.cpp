@@ -27,7 +27,10 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     const LifecycleAnalysis &L = Ctx.lifecycle();
-    if (!L.relinquishes().empty())
+    // A call that could not be followed (a wrapper declared without a
+    // body, the depth bound) may relinquish; so may the part of a kernel
+    // past a budget cut.
+    if (!L.relinquishes().empty() || !L.isComplete())
       return;
     const Event *First = nullptr, *Last = nullptr;
     G.forEachEvent([&](const Event &E) {

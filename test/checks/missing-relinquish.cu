@@ -150,3 +150,19 @@ __global__ void ok_relinquish_at_teardown(float *out) {
   tmem_sync();
   relinquish_and_free(taddr);
 }
+
+// Unknown, so silent: the teardown is a function defined in another
+// translation unit (a -rdc build); it may relinquish. The run says so in a
+// remark instead (test/cli/declared-only-remark.test).
+__device__ void teardown_elsewhere(uint32_t taddr);
+
+__global__ void ok_teardown_in_another_unit(float *out) {
+  __shared__ uint32_t slot;
+  if (threadIdx.x / 32 == 0)
+    tmem_alloc(&slot, 128);
+  tmem_sync();
+  uint32_t taddr = slot;
+  out[threadIdx.x] = __uint_as_float(tmem_ld1(taddr + quarter_lanes()));
+  tmem_sync();
+  teardown_elsewhere(taddr);
+}

@@ -222,6 +222,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   G = &Graph;
   EventCount = 0;
   BudgetReported = DepthReported = false;
+  DeclaredOnlyCalls.clear();
   AnalysisLimits TimeOnly;
   TimeOnly.MaxKernelSeconds = Limits.MaxKernelSeconds;
   Time.emplace(TimeOnly, /*AlreadySpent=*/0);
@@ -258,6 +259,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
     Graph.Exit = S->Exit;
   }
   Facts.endKernel();
+  noteDeclaredOnlyCalls(Graph);
   // Number events in program order (reverse post-order of blocks), which
   // checks use as "earlier"; CFG construction order is not program order.
   constexpr unsigned Unnumbered = ~0u;
@@ -656,6 +658,28 @@ void GraphBuilder::recordWarpArms(const Expr *Cond, Block &Blk,
   }
 }
 
+void GraphBuilder::noteDeclaredOnlyCalls(KernelGraph &Graph) {
+  if (DeclaredOnlyCalls.empty())
+    return;
+  bool UsesTmem = false;
+  Graph.forEachEvent(
+      [&](const Event &E) { UsesTmem |= E.K == Event::Kind::Tmem; });
+  if (!UsesTmem)
+    return;
+  const auto &[Name, Loc] = DeclaredOnlyCalls.front();
+  std::string Others;
+  if (size_t More = DeclaredOnlyCalls.size() - 1)
+    Others = fmt::format(" and {} other function{}", More, More > 1 ? "s" : "");
+  Graph.Remarks.push_back(
+      {Loc, fmt::format("kernel '{}' calls '{}'{} declared without a body: "
+                        "what {} to TMEM is unknown, so findings that need "
+                        "every alloc and dealloc are off past the call; give "
+                        "tmemcheck the definition, or describe it with "
+                        "ApiModels in .tmemcheck.yaml",
+                        Graph.Name, Name, Others,
+                        Others.empty() ? "it does" : "they do")});
+}
+
 void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,
                                  const Frame &F) {
   Event E;
@@ -676,8 +700,14 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
     // builtin or a known runtime function without TMEM effects.
     if (Callee->getBuiltinID() == 0 && !Callee->isInStdNamespace() &&
         !Callee->getLocation().isInvalid() &&
-        !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+        !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation())) {
       addOpaqueCall(Cur, CallLoc, F);
+      std::string Name = qualifiedName(Callee);
+      if (llvm::none_of(DeclaredOnlyCalls,
+                        [&](const auto &C) { return C.first == Name; }))
+        DeclaredOnlyCalls.push_back(
+            {Name, toSourceLoc(Ctx.getSourceManager(), CallLoc)});
+    }
     return Cur;
   }
   if (!Relevance->isRelevant(Def))
