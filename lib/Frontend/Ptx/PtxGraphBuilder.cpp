@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <set>
 
 using namespace llvm;
 
@@ -458,6 +459,8 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       PtxValue P = Values.operand(I.Pred->Predicate);
       Blk.BranchUniformity = P.V.Uniform;
       Blk.BranchKey = P.Key;
+      if (P.TrueFor)
+        BranchThreads[LastG[B]] = P.TrueFor;
       Blk.BranchLoc = Map.instruction(Fn, First + Last).Loc;
       for (int Arm = 0; Arm < 2; ++Arm)
         Blk.WarpsOnArm[Arm] = P.WarpsWhen[I.Pred->Negated ? 1 - Arm : Arm];
@@ -495,6 +498,68 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
   return Span{FirstG[0], ExitG};
 }
 
+void PtxGraphBuilder::refineLaneSplits(KernelGraph &Graph) {
+  using Threads = std::bitset<1024>;
+  bool Any = false;
+  for (const auto &[B, T] : BranchThreads)
+    Any |= Graph.Blocks[B].BranchUniformity == Uniformity::ThreadVariant;
+  if (!Any)
+    return;
+  // The threads (by %tid.x) that can reach each block.
+  std::vector<Threads> Reach(Graph.Blocks.size());
+  Reach[Graph.Entry].set();
+  std::vector<unsigned> Order = Graph.reversePostOrder();
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned B : Order) {
+      const Block &Blk = Graph.Blocks[B];
+      auto It = BranchThreads.find(B);
+      for (unsigned Arm = 0; Arm < Blk.Succs.size(); ++Arm) {
+        Threads Flow = Reach[B];
+        if (It != BranchThreads.end() && Blk.Succs.size() == 2)
+          Flow &= Arm == 0 ? *It->second : ~*It->second;
+        Threads &To = Reach[Blk.Succs[Arm]];
+        if ((To | Flow) != To) {
+          To |= Flow;
+          Changed = true;
+        }
+      }
+    }
+  }
+  ControlDependence CD(Graph);
+  std::set<unsigned> Keep, Candidates;
+  for (unsigned B = 0; B < Graph.Blocks.size(); ++B) {
+    bool Collective = false;
+    for (const Event &E : Graph.Blocks[B].Events)
+      Collective |= E.Op && E.Op->isWarpCollective();
+    if (!Collective)
+      continue;
+    for (unsigned C : CD.allControllers(B)) {
+      auto It = BranchThreads.find(C);
+      if (It == BranchThreads.end() ||
+          Graph.Blocks[C].BranchUniformity != Uniformity::ThreadVariant)
+        continue;
+      // Lanes of the warps the condition splits.
+      Threads Split;
+      for (unsigned W = 0; W < 32; ++W) {
+        Threads Lanes;
+        for (unsigned L = 0; L < 32; ++L)
+          Lanes.set(W * 32 + L);
+        Threads In = *It->second & Lanes;
+        if (In.any() && In != Lanes)
+          Split |= Lanes;
+      }
+      if ((Reach[B] & Split).any())
+        Keep.insert(C);
+      else
+        Candidates.insert(C);
+    }
+  }
+  for (unsigned C : Candidates)
+    if (!Keep.count(C))
+      Graph.Blocks[C].BranchUniformity = Uniformity::Unknown;
+}
+
 KernelGraph PtxGraphBuilder::build(unsigned Function) {
   auto Start = std::chrono::steady_clock::now();
   const ptx::FunctionDecl &Fn = M.Functions[Function];
@@ -521,7 +586,9 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
     Graph.Entry = Graph.Exit = Graph.addBlock();
   } else {
     Graph.Entry = S->Entry;
+    refineLaneSplits(Graph);
   }
+  BranchThreads.clear();
   // Number events in program order (reverse post-order of blocks).
   constexpr unsigned Unnumbered = ~0u;
   for (Block &B : Graph.Blocks)

@@ -20,6 +20,10 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <bitset>
+#include <map>
+#include <memory>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +65,12 @@ private:
                             unsigned Instance);
   void addEvent(unsigned Block, Event E);
   bool overBudget();
+  /// nvcc threads jumps: `if (tid == 0) A; if (warp == 2) B;` becomes a
+  /// branch from the tid test straight past the warp test, so B is control
+  /// dependent on a lane test that splits only warp 0, which never reaches
+  /// B. Such a branch is made Unknown (never a finding) when no warp it
+  /// splits reaches a warp-collective op it controls.
+  void refineLaneSplits(KernelGraph &Graph);
 
   const ptx::ParsedModule &M;
   const PtxSourceMap &Map;
@@ -74,6 +84,8 @@ private:
   unsigned NextInstance = 0;
   bool BudgetReported = false;
   bool DepthReported = false;
+  /// Branch blocks on %tid.x alone: the threads that take arm 0.
+  std::map<unsigned, std::shared_ptr<const std::bitset<1024>>> BranchThreads;
 };
 
 } // namespace tmemcheck

@@ -16,9 +16,25 @@ using namespace llvm;
 
 namespace tmemcheck {
 
+namespace {
+bool sameExpr(const std::shared_ptr<const TidExpr> &A,
+              const std::shared_ptr<const TidExpr> &B) {
+  if (!A || !B)
+    return !A && !B;
+  if (A == B)
+    return true;
+  return A->K == B->K && A->Op == B->Op && A->Value == B->Value &&
+         A->Bits == B->Bits && A->Signed == B->Signed && sameExpr(A->L, B->L) &&
+         sameExpr(A->R, B->R);
+}
+} // namespace
+
 bool operator==(const PtxValue &A, const PtxValue &B) {
   const AbstractValue &X = A.V, &Y = B.V;
-  return A.Defined == B.Defined && A.Key == B.Key && A.RawTid == B.RawTid &&
+  if (bool(A.TrueFor) != bool(B.TrueFor) ||
+      (A.TrueFor && *A.TrueFor != *B.TrueFor))
+    return false;
+  return A.Defined == B.Defined && A.Key == B.Key && sameExpr(A.Tid, B.Tid) &&
          A.LaneOnly == B.LaneOnly && A.WarpsWhen[0] == B.WarpsWhen[0] &&
          A.WarpsWhen[1] == B.WarpsWhen[1] && X.Constant == Y.Constant &&
          X.Uniform == Y.Uniform && X.IsWarpIndex == Y.IsWarpIndex &&
@@ -50,6 +66,59 @@ uint64_t PtxIdentities::variable(unsigned Instance, StringRef Reg) {
   return It->second;
 }
 
+std::optional<int64_t> TidExpr::evaluate(int64_t Tid) const {
+  switch (K) {
+  case Kind::Tid:
+    return Tid;
+  case Kind::Constant:
+    return Value;
+  case Kind::Binary:
+    break;
+  }
+  std::optional<int64_t> A = L->evaluate(Tid), B = R->evaluate(Tid);
+  if (!A || !B)
+    return std::nullopt;
+  uint64_t UA = uint64_t(*A), UB = uint64_t(*B);
+  if (!Signed && Bits < 64) {
+    UA &= (uint64_t(1) << Bits) - 1;
+    UB &= (uint64_t(1) << Bits) - 1;
+  }
+  int64_t SA = Signed ? *A : int64_t(UA), SB = Signed ? *B : int64_t(UB);
+  uint64_t V;
+  if (Op == "add")
+    V = UA + UB;
+  else if (Op == "sub")
+    V = UA - UB;
+  else if (Op == "mul")
+    V = UA * UB;
+  else if (Op == "shl")
+    V = UB >= Bits ? 0 : UA << UB;
+  else if (Op == "shr")
+    V = UB >= Bits ? (Signed && SA < 0 ? ~uint64_t(0) : 0)
+        : Signed   ? uint64_t(SA >> UB)
+                   : UA >> UB;
+  else if (Op == "and")
+    V = UA & UB;
+  else if (Op == "or")
+    V = UA | UB;
+  else if (Op == "xor")
+    V = UA ^ UB;
+  else if (Op == "div" || Op == "rem") {
+    if (UB == 0 || (Signed && SA == INT64_MIN && SB == -1))
+      return std::nullopt;
+    V = Signed ? uint64_t(Op == "div" ? SA / SB : SA % SB)
+               : (Op == "div" ? UA / UB : UA % UB);
+  } else
+    return std::nullopt;
+  if (Bits >= 64)
+    return int64_t(V);
+  uint64_t Mask = (uint64_t(1) << Bits) - 1;
+  V &= Mask;
+  if (Signed && (V >> (Bits - 1)) & 1)
+    V |= ~Mask;
+  return int64_t(V);
+}
+
 namespace {
 
 constexpr int64_t MaxWarp = INT32_MAX;
@@ -65,6 +134,9 @@ PtxValue constant(int64_t C) {
   P.V.Spelling = std::to_string(C);
   P.Key = std::to_string(C);
   P.LaneOnly = (C & 0xFFFF) == 0;
+  auto E = std::make_shared<TidExpr>();
+  E->Value = C;
+  P.Tid = std::move(E);
   return P;
 }
 
@@ -128,7 +200,10 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   }
   if (A.Key != B.Key)
     A.Key.clear();
-  A.RawTid = A.RawTid && B.RawTid;
+  if (!sameExpr(A.Tid, B.Tid))
+    A.Tid.reset();
+  if (!A.TrueFor || !B.TrueFor || *A.TrueFor != *B.TrueFor)
+    A.TrueFor.reset();
   A.LaneOnly = A.LaneOnly && B.LaneOnly;
   for (int I = 0; I < 2; ++I)
     if (A.WarpsWhen[I] != B.WarpsWhen[I])
@@ -198,8 +273,83 @@ void warpArms(StringRef Op, int64_t C, PtxValue &P) {
     P.WarpsWhen[0] = Range{C, MaxWarp}, P.WarpsWhen[1] = Range{0, C - 1};
 }
 
+/// Evaluates `a OP b` for every %tid.x of a block (at most 1024): when the
+/// threads that take it are whole warps, sets the predicate's key and warp
+/// arms and \p U to WarpUniform (CtaUniform when all or none do).
+bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A,
+                  const TidExpr &B, PtxValue &P, std::optional<Uniformity> &U) {
+  constexpr int Threads = 1024, Warps = Threads / 32;
+  std::vector<int8_t> Truth(Threads);
+  for (int T = 0; T < Threads; ++T) {
+    std::optional<int64_t> L = A.evaluate(T), R = B.evaluate(T);
+    if (!L || !R)
+      return false;
+    int64_t X = *L, Y = *R;
+    if (!Signed && A.Bits <= 32) {
+      X = int64_t(uint32_t(X));
+      Y = int64_t(uint32_t(Y));
+    }
+    bool V = Op == "==" ? X == Y
+             : Op == "!=" ? X != Y
+             : Signed || A.Bits <= 32
+                 ? (Op == "<" ? X < Y
+                    : Op == "<=" ? X <= Y
+                    : Op == ">"  ? X > Y
+                                 : X >= Y)
+                 : (Op == "<" ? uint64_t(X) < uint64_t(Y)
+                    : Op == "<=" ? uint64_t(X) <= uint64_t(Y)
+                    : Op == ">"  ? uint64_t(X) > uint64_t(Y)
+                                 : uint64_t(X) >= uint64_t(Y));
+    Truth[T] = V;
+  }
+  auto Set = std::make_shared<std::bitset<Threads>>();
+  for (int T = 0; T < Threads; ++T)
+    Set->set(T, Truth[T]);
+  P.TrueFor = std::move(Set);
+  for (int T = 0; T < Threads; ++T)
+    if (Truth[T] != Truth[T & ~31])
+      return false; // splits a warp: thread-variant, decided by the caller
+  std::vector<int> In[2];
+  for (int W = 0; W < Warps; ++W)
+    In[Truth[W * 32] ? 0 : 1].push_back(W);
+  if (In[0].empty() || In[1].empty()) {
+    U = Uniformity::CtaUniform;
+    P.Key = In[0].empty() ? "0" : "1";
+    return true;
+  }
+  U = Uniformity::WarpUniform;
+  // Each arm's warps as an interval, when contiguous ([0]: true).
+  for (int Arm = 0; Arm < 2; ++Arm) {
+    const std::vector<int> &S = In[Arm];
+    if (S.back() - S.front() + 1 != int(S.size()))
+      continue;
+    P.WarpsWhen[Arm] = std::pair<int64_t, int64_t>{
+        S.front(), S.back() == Warps - 1 ? MaxWarp : S.back()};
+  }
+  // A canonical key: equal sets of warps give equal keys.
+  const std::vector<int> &T = In[0];
+  if (P.WarpsWhen[0]) {
+    int Lo = T.front(), Hi = T.back();
+    if (Lo == Hi)
+      P.Key = "%tid.x/32==" + std::to_string(Lo);
+    else if (Lo == 0)
+      P.Key = "%tid.x/32<=" + std::to_string(Hi);
+    else if (Hi == Warps - 1)
+      P.Key = "%tid.x/32>=" + std::to_string(Lo);
+    else
+      P.Key = "%tid.x/32 in " + std::to_string(Lo) + ".." + std::to_string(Hi);
+  } else if (In[1].size() == 1) {
+    P.Key = "%tid.x/32!=" + std::to_string(In[1].front());
+  } else {
+    P.Key = "%tid.x/32 in";
+    for (int W : T)
+      P.Key += " " + std::to_string(W);
+  }
+  return true;
+}
+
 /// `setp.CMP.type p, a, b`.
-PtxValue compare(StringRef Cmp, PtxValue A, PtxValue B) {
+PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
   PtxValue P = unknownValue();
   P.V.Uniform = join(A.V.Uniform, B.V.Uniform);
   StringRef Op = comparisonOperator(Cmp);
@@ -219,18 +369,13 @@ PtxValue compare(StringRef Cmp, PtxValue A, PtxValue B) {
                           : L >= R;
     return constant(T ? 1 : 0);
   }
-  // `threadIdx.x > 31`: whole warps, the form nvcc gives `warp_idx == 0`.
-  if (A.RawTid && B.V.Constant && Op != "==" && Op != "!=") {
-    int64_t C = *B.V.Constant;
-    std::optional<int64_t> K;
-    if ((Op == ">" || Op == "<=") && (C + 1) % 32 == 0 && C >= 31)
-      K = (C + 1) / 32 - 1;
-    if ((Op == "<" || Op == ">=") && C % 32 == 0 && C >= 0)
-      K = C / 32;
-    if (K) {
-      P.V.Uniform = Uniformity::WarpUniform;
-      P.Key = ("%tid.x/32" + Op + Twine(*K)).str();
-      warpArms(Op, *K, P);
+  // Conditions on %tid.x alone: which threads take them, for every
+  // possible %tid.x (nvcc writes `warp_idx == 0` as `tid.x > 31`, and
+  // `warp == 0 || warp >= 4` as `tid.x - 128 > -97u`).
+  if (A.Tid && B.Tid && !(A.V.Constant && B.V.Constant)) {
+    std::optional<Uniformity> U;
+    if (selectsWarps(Op, Signed, *A.Tid, *B.Tid, P, U)) {
+      P.V.Uniform = *U;
       return P;
     }
   }
@@ -347,7 +492,9 @@ PtxValue RegisterValues::special(StringRef Name) const {
   StringRef Base = Name.split('.').first;
   if (Name == "%tid.x") {
     PtxValue P = withUniformity(Uniformity::ThreadVariant);
-    P.RawTid = true;
+    auto E = std::make_shared<TidExpr>();
+    E->K = TidExpr::Kind::Tid;
+    P.Tid = std::move(E);
     P.Key = "%tid.x";
     return P;
   }
@@ -492,7 +639,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     return Out;
   }
   if (Base == "setp" && Out.size() >= 1 && I.Parts.size() > 1) {
-    PtxValue P = compare(I.Parts[1], Src(FirstSrc), Src(FirstSrc + 1));
+    PtxValue P =
+        compare(I.Parts[1], Signed, Src(FirstSrc), Src(FirstSrc + 1));
     bool BoolOp = I.hasPart("and") || I.hasPart("or") || I.hasPart("xor");
     if (BoolOp) {
       PtxValue C = Src(FirstSrc + 2);
@@ -539,7 +687,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     P.V.Uniform = join(P.V.Uniform, C.V.Uniform);
     P.Key.clear();
     P.V.IsWarpIndex = false;
-    P.RawTid = false;
+    P.Tid.reset();
     if (C.V.Constant) // a decided selection
       P = *C.V.Constant ? A : B;
     Out[0] = P;
@@ -607,20 +755,39 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       Out[0] = P;
       return Out;
     }
-    // The warp index of a 1-D block.
-    if (L.RawTid && R.V.Constant &&
-        ((Base == "shr" && *R.V.Constant >= 5) ||
-         (Base == "div" && *R.V.Constant >= 32 && *R.V.Constant % 32 == 0))) {
-      int64_t Divisor =
-          Base == "shr" ? (*R.V.Constant < 31 ? int64_t(1) << *R.V.Constant
-                                              : 0)
-                        : *R.V.Constant;
-      P.V.Uniform = Uniformity::WarpUniform;
-      P.V.IsWarpIndex = Divisor == 32;
-      if (Divisor)
-        P.Key = ("%tid.x/" + Twine(Divisor)).str();
-      Out[0] = P;
-      return Out;
+    // Functions of %tid.x: kept as expressions (selectsWarps), and the
+    // warp index of a 1-D block recognised by its values.
+    static const std::set<std::string> TidOps = {
+        "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "div", "rem"};
+    if (L.Tid && R.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
+        L.Tid->Size + R.Tid->Size < 16) {
+      auto E = std::make_shared<TidExpr>();
+      E->K = TidExpr::Kind::Binary;
+      E->Op = Base.str();
+      E->Bits = Bits;
+      E->Signed = Signed;
+      E->L = L.Tid;
+      E->R = R.Tid;
+      E->Size = L.Tid->Size + R.Tid->Size + 1;
+      bool IsWarp = true, WarpUniform = true;
+      for (int64_t T = 0; T < 1024 && (IsWarp || WarpUniform); ++T) {
+        std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
+        IsWarp = IsWarp && V && *V == T / 32;
+        WarpUniform = WarpUniform && V && V0 && *V == *V0;
+      }
+      P.Tid = std::move(E);
+      if (WarpUniform)
+        P.V.Uniform = join(Uniformity::WarpUniform,
+                           join(L.V.Uniform == Uniformity::ThreadVariant
+                                    ? Uniformity::CtaUniform
+                                    : L.V.Uniform,
+                                R.V.Uniform == Uniformity::ThreadVariant
+                                    ? Uniformity::CtaUniform
+                                    : R.V.Uniform));
+      if (IsWarp) {
+        P.V.IsWarpIndex = true;
+        P.Key = "%tid.x/32";
+      }
     }
     if (!L.Key.empty() && !R.Key.empty() && !Wide)
       P.Key = ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
@@ -705,8 +872,17 @@ void RegisterValues::solve() {
           if (Br < 0 || !Code.Instructions[Br].Pred)
             continue;
           PtxValue Cond = operand(Code.Instructions[Br].Pred->Predicate);
-          if (Cond.Defined)
-            V.V.Uniform = join(V.V.Uniform, Cond.V.Uniform);
+          if (!Cond.Defined)
+            continue;
+          // A lane test on %tid.x alone deciding between definitions is
+          // often nvcc's hoisting of a warp test (`p = warp == 2` set in
+          // the arms of `if (tid == 0)`): which threads see which value
+          // is not followed, so the value is unknown rather than
+          // thread-variant.
+          Uniformity U = Cond.V.Uniform;
+          if (U == Uniformity::ThreadVariant && Cond.TrueFor)
+            U = Uniformity::Unknown;
+          V.V.Uniform = join(V.V.Uniform, U);
         }
     }
     bool Changed = Next.size() != Values.size();

@@ -25,13 +25,31 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <bitset>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace tmemcheck {
+
+/// An integer computed from %tid.x and constants only (`tid.x >> 5`,
+/// `(tid.x - 128) < 32u`): evaluated for every possible %tid.x to tell
+/// whether a condition selects whole warps, and which.
+struct TidExpr {
+  enum class Kind { Tid, Constant, Binary } K = Kind::Constant;
+  std::string Op; ///< Binary: add, sub, mul, shl, shr, and, or, xor, div, rem
+  int64_t Value = 0; ///< Constant
+  unsigned Bits = 32;
+  bool Signed = false;
+  std::shared_ptr<const TidExpr> L, R;
+  unsigned Size = 1; ///< nodes, to bound the cost of evaluation
+
+  /// The value for thread \p Tid, or nullopt (division by zero).
+  std::optional<int64_t> evaluate(int64_t Tid) const;
+};
 
 /// The value of one register (or predicate) as far as it is known.
 struct PtxValue {
@@ -41,11 +59,15 @@ struct PtxValue {
   /// (`%tid.x/32==0`). Two branches with the same key select the same
   /// threads (Block::BranchKey). Empty when the value has no such name.
   std::string Key;
-  bool RawTid = false;  ///< exactly %tid.x.
+  /// The value as a function of %tid.x alone, when it is one.
+  std::shared_ptr<const TidExpr> Tid;
   bool LaneOnly = false; ///< bits 15..0 are known to be zero.
   /// Predicates comparing the warp index with a constant: the warp indices
   /// for which it is true ([0]) and false ([1]), when an interval.
   std::optional<std::pair<int64_t, int64_t>> WarpsWhen[2];
+  /// Predicates on %tid.x alone: the threads (by %tid.x) for which it is
+  /// true.
+  std::shared_ptr<const std::bitset<1024>> TrueFor;
   bool Defined = false; ///< some definition has been evaluated.
 
   friend bool operator==(const PtxValue &A, const PtxValue &B);
