@@ -539,17 +539,19 @@ void PtxGraphBuilder::refineLaneSplits(KernelGraph &Graph) {
       if (It == BranchThreads.end() ||
           Graph.Blocks[C].BranchUniformity != Uniformity::ThreadVariant)
         continue;
-      // Lanes of the warps the condition splits.
-      Threads Split;
-      for (unsigned W = 0; W < 32; ++W) {
+      // Does the condition split a warp that only partly reaches B? When
+      // every lane of a split warp reaches B anyway (nvcc sends thread 0
+      // straight to the alloc that the rest of warp 0 reaches through the
+      // warp test), the lanes meet again at B.
+      bool Splits = false;
+      for (unsigned W = 0; W < 32 && !Splits; ++W) {
         Threads Lanes;
         for (unsigned L = 0; L < 32; ++L)
           Lanes.set(W * 32 + L);
-        Threads In = *It->second & Lanes;
-        if (In.any() && In != Lanes)
-          Split |= Lanes;
+        Threads In = *It->second & Lanes, There = Reach[B] & Lanes;
+        Splits = In.any() && In != Lanes && There.any() && There != Lanes;
       }
-      if ((Reach[B] & Split).any())
+      if (Splits)
         Keep.insert(C);
       else
         Candidates.insert(C);

@@ -67,7 +67,7 @@ private:
   bool overBudget();
   /// nvcc threads jumps: `if (tid == 0) A; if (warp == 2) B;` becomes a
   /// branch from the tid test straight past the warp test, so B is control
-  /// dependent on a lane test that splits only warp 0, which never reaches
+  /// dependent on a lane test that splits only warp 0, whose lanes reach B
   /// B. Such a branch is made Unknown (never a finding) when no warp it
   /// splits reaches a warp-collective op it controls.
   void refineLaneSplits(KernelGraph &Graph);

@@ -35,7 +35,8 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
       (A.TrueFor && *A.TrueFor != *B.TrueFor))
     return false;
   return A.Defined == B.Defined && A.Key == B.Key && sameExpr(A.Tid, B.Tid) &&
-         A.LaneOnly == B.LaneOnly && A.WarpsWhen[0] == B.WarpsWhen[0] &&
+         A.LaneOnly == B.LaneOnly && A.SlotOffset == B.SlotOffset &&
+         A.WarpsWhen[0] == B.WarpsWhen[0] &&
          A.WarpsWhen[1] == B.WarpsWhen[1] && X.Constant == Y.Constant &&
          X.Uniform == Y.Uniform && X.IsWarpIndex == Y.IsWarpIndex &&
          X.Address == Y.Address && X.Slot == Y.Slot &&
@@ -53,6 +54,17 @@ PtxValue unknownValue() {
 uint64_t PtxIdentities::slot(StringRef Var, int64_t Offset) {
   auto [It, New] = Ids.try_emplace(("slot:" + Var + "+" + Twine(Offset)).str(),
                                    Next);
+  if (New)
+    ++Next;
+  return It->second;
+}
+
+uint64_t PtxIdentities::element(uint64_t Array, std::optional<int64_t> Offset) {
+  if (Offset && *Offset == 0)
+    return Array;
+  std::string Key = "elem:" + std::to_string(Array) + ":" +
+                    (Offset ? std::to_string(*Offset) : std::string("*"));
+  auto [It, New] = Ids.try_emplace(Key, Next);
   if (New)
     ++Next;
   return It->second;
@@ -205,6 +217,8 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   if (!A.TrueFor || !B.TrueFor || *A.TrueFor != *B.TrueFor)
     A.TrueFor.reset();
   A.LaneOnly = A.LaneOnly && B.LaneOnly;
+  if (A.SlotOffset != B.SlotOffset)
+    A.SlotOffset.reset();
   for (int I = 0; I < 2; ++I)
     if (A.WarpsWhen[I] != B.WarpsWhen[I])
       A.WarpsWhen[I].reset();
@@ -530,6 +544,7 @@ PtxValue RegisterValues::symbol(StringRef Name) const {
   P.V.SlotArray = P.V.Slot;
   P.V.SlotName = It->second;
   P.V.Spelling = It->second;
+  P.SlotOffset = 0;
   return P;
 }
 
@@ -564,11 +579,9 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
     PtxValue P = operand(O.Elements.front());
     if (P.V.isSlotAddress() && O.AddressOffset != 0) {
       // `[slot+4]`: the next slot of an array.
-      uint64_t Array = P.V.SlotArray;
-      std::string Name = P.V.SlotName;
-      P.V.Slot = Ids.slot(O.Elements.front().Text, O.AddressOffset);
-      P.V.SlotArray = Array;
-      P.V.SlotName = (Name + "+" + Twine(O.AddressOffset)).str();
+      if (P.SlotOffset)
+        P.SlotOffset = *P.SlotOffset + O.AddressOffset;
+      P.V.Slot = Ids.element(P.V.SlotArray, P.SlotOffset);
     }
     return P;
   }
@@ -721,14 +734,22 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         Out[0] = P;
       return Out;
     }
-    // Slot addresses plus a constant: another element of the array.
-    if (Base == "add" && (L.V.isSlotAddress() || R.V.isSlotAddress())) {
-      const PtxValue &S = L.V.isSlotAddress() ? L : R;
+    // Slot addresses plus an offset: another element of the array (of
+    // an unknown one: the class of its elements).
+    if ((Base == "add" || Base == "or") &&
+        (L.V.isSlotAddress() || R.V.isSlotAddress()) &&
+        !(L.V.isSlotAddress() && R.V.isSlotAddress())) {
+      PtxValue S = L.V.isSlotAddress() ? L : R;
       const PtxValue &C = L.V.isSlotAddress() ? R : L;
-      if (C.V.Constant && *C.V.Constant == 0)
-        Out[0] = S;
-      else if (C.V.Constant)
-        Out[0] = P; // an element other than the first: identity unknown
+      if (S.SlotOffset && C.V.Constant)
+        S.SlotOffset = *S.SlotOffset + *C.V.Constant;
+      else
+        S.SlotOffset.reset();
+      S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
+      S.V.Uniform = join(S.V.Uniform, C.V.Uniform);
+      S.Key.clear();
+      S.Tid.reset();
+      Out[0] = S;
       return Out;
     }
     // TMEM address arithmetic: `base + col`, `base | (lane << 16)`.

@@ -62,6 +62,8 @@ struct PtxValue {
   /// The value as a function of %tid.x alone, when it is one.
   std::shared_ptr<const TidExpr> Tid;
   bool LaneOnly = false; ///< bits 15..0 are known to be zero.
+  /// SlotAddress: byte offset into the variable, nullopt when unknown.
+  std::optional<int64_t> SlotOffset;
   /// Predicates comparing the warp index with a constant: the warp indices
   /// for which it is true ([0]) and false ([1]), when an interval.
   std::optional<std::pair<int64_t, int64_t>> WarpsWhen[2];
@@ -92,6 +94,10 @@ class PtxIdentities {
 public:
   /// The slot for byte \p Offset of shared variable \p Var.
   uint64_t slot(llvm::StringRef Var, int64_t Offset);
+  /// The slot at byte \p Offset of the array whose first slot is \p Array;
+  /// an unknown offset (nullopt) is the class of all its elements, as
+  /// `&full_bar[stage]` names one mbarrier of a pipeline.
+  uint64_t element(uint64_t Array, std::optional<int64_t> Offset);
   /// A register of one instance (for tcgen05.ld destinations).
   uint64_t variable(unsigned Instance, llvm::StringRef Reg);
 
