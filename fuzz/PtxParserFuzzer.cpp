@@ -1,13 +1,15 @@
 //===- PtxParserFuzzer.cpp - libFuzzer target for the PTX layer -----------===//
 //
 // Part of tmemcheck. Feeds arbitrary bytes to the inline-asm parser, the
-// standalone PTX parser and the tcgen05 / sync decoders: none of them may
-// crash, hang or trip a sanitizer on any input. The first byte chooses how
-// many asm operands (with names and constraints) the template may refer to.
+// standalone PTX parser, the .ptx module reader and the tcgen05 / sync
+// decoders: none of them may crash, hang or trip a sanitizer on any input.
+// The first byte chooses how many asm operands (with names and constraints)
+// the template may refer to.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Model/TmemOp.h"
+#include "tmemcheck/Ptx/Module.h"
 #include "tmemcheck/Ptx/Parser.h"
 
 #include <cstddef>
@@ -39,5 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data) + 1, Size - 1);
   decodeAll(ptx::parseInlineAsm(Text, Operands));
   decodeAll(ptx::parsePtxText(Text));
+  // The module reader (.ptx files): functions, .loc/.file, sections.
+  decodeAll(ptx::parsePtxModule(Text).Body);
   return 0;
 }

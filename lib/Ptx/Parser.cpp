@@ -16,10 +16,14 @@
 //  * `call` operand lists `(a, b)` are Vector operands, like `{a, b}`.
 //  * Directives other than `.reg` produce nothing; `.entry`/`.func` headers
 //    are skipped up to their body `{`, which opens a scope.
+//  * In module mode (parsePtxModule) the same loop also records functions,
+//    data declarations, `.file`/`.loc` and .debug_str strings, and rejects
+//    directives it does not know and instructions outside a function.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Ptx/Parser.h"
+#include "tmemcheck/Ptx/Module.h"
 
 #include "Lexer.h"
 
@@ -97,17 +101,23 @@ private:
 /// iterative loop.
 class Parser {
 public:
-  Parser(std::vector<Token> Tokens, ParsedAsm &Out)
-      : Toks(std::move(Tokens)), Out(Out) {}
+  Parser(std::vector<Token> Tokens, ParsedAsm &Out,
+         ParsedModule *Module = nullptr)
+      : Toks(std::move(Tokens)), Out(Out), M(Module) {}
 
   void run();
 
 private:
   std::vector<Token> Toks;
   ParsedAsm &Out;
+  ParsedModule *M; ///< set in module mode.
   size_t P = 0;
   unsigned Depth = 0;
   RegisterScopes Regs;
+  /// Module mode: the function whose header ended at the current `{`, and
+  /// the function whose body is open (indices into M->Functions, or -1).
+  int PendingBody = -1;
+  int OpenFunction = -1;
 
   const Token &cur() const { return Toks[P]; }
   const Token &peekTok(size_t Ahead = 1) const {
@@ -133,6 +143,12 @@ private:
   void skipLine();
   void skipBalancedBlock();
   void parseDirective();
+  void parseFunctionHeader();
+  void parseDataDeclaration();
+  void parseLoc();
+  void parseFile();
+  void parseDebugSection();
+  std::optional<unsigned> parseUnsigned(const char *What);
   void parseRegisterDecl();
   void parseInstruction();
   bool parseOperandList(Instruction &I);
@@ -143,6 +159,12 @@ private:
 };
 
 void Parser::openScope() {
+  if (M && Depth == 0) {
+    if (PendingBody < 0)
+      diag(Sev::Error, "'{' outside a function body", cur());
+    OpenFunction = PendingBody;
+  }
+  PendingBody = -1;
   ++Depth;
   advance();
 }
@@ -153,6 +175,14 @@ void Parser::closeScope() {
   } else {
     --Depth;
     Regs.popTo(Depth);
+    if (M && Depth == 0 && OpenFunction >= 0) {
+      FunctionDecl &F = M->Functions[OpenFunction];
+      F.EndInstruction = Out.Instructions.size();
+      F.EndLabel = Out.Labels.size();
+      F.EndLoc = M->Locs.size();
+      F.CloseBrace = {cur().Offset, cur().Length};
+      OpenFunction = -1;
+    }
   }
   advance();
 }
@@ -231,8 +261,20 @@ void Parser::parseDirective() {
                                              ".blocksareclusters",
                                              ".abi_preserve",
                                              ".abi_preserve_control"};
+  if (M && D == ".loc") {
+    parseLoc();
+    return;
+  }
+  if (M && D == ".file") {
+    parseFile();
+    return;
+  }
   if (LineDirectives.contains(D)) {
     skipLine();
+    return;
+  }
+  if (M && D == ".section") {
+    parseDebugSection();
     return;
   }
   if (D == ".section") {
@@ -253,6 +295,15 @@ void Parser::parseDirective() {
          Linkage.contains(Toks[Look].Spelling))
     ++Look;
   const Token &Head = Toks[Look];
+  if (M && Head.is(Token::Kind::Word) &&
+      (Head.Spelling == ".entry" || Head.Spelling == ".func")) {
+    parseFunctionHeader();
+    return;
+  }
+  if (M) {
+    parseDataDeclaration();
+    return;
+  }
   if (Head.is(Token::Kind::Word) &&
       (Head.Spelling == ".entry" || Head.Spelling == ".func")) {
     // Skip the header (parameter lists, performance directives) up to the
@@ -293,6 +344,267 @@ void Parser::parseDirective() {
     }
     advance();
   }
+}
+
+/// Module mode: a number operand of a directive (`.loc 1 12 5`).
+std::optional<unsigned> Parser::parseUnsigned(const char *What) {
+  unsigned V = 0;
+  if (!cur().is(Token::Kind::Number) ||
+      StringRef(cur().Spelling).getAsInteger(0, V)) {
+    diag(Sev::Error, Twine("expected ") + What, cur());
+    return std::nullopt;
+  }
+  advance();
+  return V;
+}
+
+/// `.loc F L C` with the optional `, function_name LABEL[+N]` and
+/// `, inlined_at F L C` of inlined code.
+void Parser::parseLoc() {
+  const Token &Dir = cur();
+  unsigned Begin = Dir.Offset;
+  advance();
+  LocDirective L;
+  L.InstructionIndex = Out.Instructions.size();
+  auto Fail = [&]() {
+    while (!atEnd() && !cur().NewlineBefore && !cur().isPunct('}'))
+      advance();
+  };
+  std::optional<unsigned> F, Line, Col;
+  if (!(F = parseUnsigned("a file index after '.loc'")) ||
+      !(Line = parseUnsigned("a line number in '.loc'")) ||
+      !(Col = parseUnsigned("a column number in '.loc'")))
+    return Fail();
+  L.Pos = {*F, *Line, *Col};
+  while (cur().isPunct(',') && !cur().NewlineBefore) {
+    advance();
+    StringRef Key = cur().Spelling;
+    if (Key == "function_name") {
+      advance();
+      L.FunctionNameLabel = cur().Spelling;
+      advance();
+      if (cur().isPunct('+')) { // `LABEL+12`: an offset into the string
+        advance();
+        advance();
+      }
+    } else if (Key == "inlined_at") {
+      advance();
+      std::optional<unsigned> IF, IL, IC;
+      if (!(IF = parseUnsigned("a file index after 'inlined_at'")) ||
+          !(IL = parseUnsigned("a line number after 'inlined_at'")) ||
+          !(IC = parseUnsigned("a column number after 'inlined_at'")))
+        return Fail();
+      L.InlinedAt = LocPosition{*IF, *IL, *IC};
+    } else {
+      diag(Sev::Error, "unexpected '" + Key + "' in '.loc'", cur());
+      return Fail();
+    }
+  }
+  L.Range = {Begin, prevEnd() - Begin};
+  M->Locs.push_back(std::move(L));
+}
+
+/// `.file N "path"` (optionally followed by a timestamp and a size).
+void Parser::parseFile() {
+  const Token &Dir = cur();
+  advance();
+  FileDirective F;
+  F.Range = {Dir.Offset, Dir.Length};
+  std::optional<unsigned> Index = parseUnsigned("a file index after '.file'");
+  if (!Index) {
+    skipLine();
+    return;
+  }
+  F.Index = *Index;
+  if (!cur().is(Token::Kind::String) || cur().Spelling.size() < 2 ||
+      cur().Spelling.back() != '"') {
+    diag(Sev::Error, "expected a quoted file name after '.file N'", cur());
+    skipLine();
+    return;
+  }
+  StringRef Quoted = StringRef(cur().Spelling).drop_front().drop_back();
+  for (size_t I = 0; I < Quoted.size(); ++I) {
+    if (Quoted[I] == '\\' && I + 1 < Quoted.size())
+      ++I;
+    F.Path += Quoted[I];
+  }
+  advance();
+  while (!atEnd() && !cur().NewlineBefore && !cur().isPunct('}') &&
+         !cur().isPunct('{'))
+    advance(); // timestamp, size
+  M->Files.push_back(std::move(F));
+}
+
+/// `.section .debug_str { $L__info_string0: .b8 95 ... .b8 0 }`: records
+/// the strings by label; other sections are skipped.
+void Parser::parseDebugSection() {
+  advance();
+  bool DebugStr = cur().Spelling == ".debug_str";
+  while (!atEnd() && !cur().isPunct('{') && !cur().isPunct(';') &&
+         !cur().NewlineBefore)
+    advance();
+  if (!cur().isPunct('{')) {
+    if (cur().isPunct(';'))
+      advance();
+    return;
+  }
+  unsigned Local = 0;
+  std::string *Current = nullptr;
+  bool Terminated = false;
+  while (!atEnd()) {
+    const Token &T = cur();
+    if (T.isPunct('{')) {
+      ++Local;
+    } else if (T.isPunct('}') && Local > 0 && --Local == 0) {
+      advance();
+      return;
+    } else if (DebugStr && T.is(Token::Kind::Word) && peekTok().isPunct(':') &&
+               !StringRef(T.Spelling).starts_with(".")) {
+      Current = &M->DebugStrings[T.Spelling];
+      Current->clear();
+      Terminated = false;
+    } else if (DebugStr && Current && !Terminated && T.Spelling == ".b8" &&
+               peekTok().is(Token::Kind::Number)) {
+      unsigned Byte = 0;
+      if (!StringRef(peekTok().Spelling).getAsInteger(0, Byte) && Byte < 256) {
+        if (Byte == 0)
+          Terminated = true;
+        else if (Current->size() < 4096)
+          *Current += static_cast<char>(Byte);
+      }
+    }
+    advance();
+  }
+  diag(Sev::Error, "unterminated '{' block in '.section'", cur());
+}
+
+/// `[linkage] .entry|.func [(returns)] name (params) [directives] {|;`
+void Parser::parseFunctionHeader() {
+  FunctionDecl F;
+  while (cur().is(Token::Kind::Word) && cur().Spelling != ".entry" &&
+         cur().Spelling != ".func")
+    advance(); // .visible, .extern, .weak
+  F.IsEntry = cur().Spelling == ".entry";
+  const Token &Kw = cur();
+  advance();
+  // One parenthesised parameter list: the name of each parameter is its
+  // last word that is not a directive (`.param .u64 .ptr .align 8 name`).
+  auto ParamList = [&](std::vector<std::string> &Names) {
+    advance(); // '('
+    std::string Last;
+    unsigned Nested = 0;
+    while (!atEnd()) {
+      const Token &T = cur();
+      if (T.isPunct('(')) {
+        ++Nested;
+      } else if (T.isPunct(')') && Nested > 0) {
+        --Nested;
+      } else if (T.isPunct(',') || T.isPunct(')')) {
+        if (!Last.empty())
+          Names.push_back(Last);
+        Last.clear();
+        if (T.isPunct(')')) {
+          advance();
+          return true;
+        }
+      } else if (T.isPunct('{') || T.isPunct('}') || T.isPunct(';')) {
+        break;
+      } else if (T.is(Token::Kind::Word) &&
+                 !StringRef(T.Spelling).starts_with(".")) {
+        Last = T.Spelling;
+      }
+      advance();
+    }
+    diag(Sev::Error, "unterminated parameter list of '" + F.Name + "'", cur());
+    return false;
+  };
+  if (cur().isPunct('(') && !ParamList(F.Returns))
+    return;
+  if (!cur().is(Token::Kind::Word) ||
+      StringRef(cur().Spelling).starts_with(".")) {
+    diag(Sev::Error, "expected a function name after '" + Kw.Spelling + "'",
+         cur());
+    skipStatement();
+    return;
+  }
+  F.Name = cur().Spelling;
+  F.NameRange = {cur().Offset, cur().Length};
+  advance();
+  if (cur().isPunct('(') && !ParamList(F.Params))
+    return;
+  // Performance directives (.maxntid 128, 1, 1) up to the body or ';'.
+  while (!atEnd() && !cur().isPunct('{') && !cur().isPunct(';') &&
+         !cur().isPunct('}'))
+    advance();
+  F.FirstInstruction = F.EndInstruction = Out.Instructions.size();
+  F.FirstLabel = F.EndLabel = Out.Labels.size();
+  F.FirstLoc = F.EndLoc = M->Locs.size();
+  if (cur().isPunct('{')) {
+    if (Depth != 0) {
+      diag(Sev::Error, "function '" + F.Name + "' defined inside a body",
+           F.NameRange);
+      return;
+    }
+    F.HasBody = true;
+    PendingBody = M->Functions.size();
+  } else if (cur().isPunct(';')) {
+    advance();
+  } else {
+    diag(Sev::Error, "expected '{' or ';' after the header of '" + F.Name + "'",
+         cur());
+  }
+  M->Functions.push_back(std::move(F));
+}
+
+/// Module mode: a data declaration (`.shared .align 4 .u32 slot;`) or an
+/// unknown directive.
+void Parser::parseDataDeclaration() {
+  static const StringSet<> Spaces = {".shared", ".global", ".const", ".local",
+                                     ".param",  ".tex",    ".surf",  ".sampler",
+                                     ".callprototype", ".branchtargets",
+                                     ".calltargets", ".alias"};
+  static const StringSet<> Linkage = {".visible", ".extern", ".weak",
+                                      ".common"};
+  const Token &First = cur();
+  size_t Look = P;
+  while (Toks[Look].is(Token::Kind::Word) &&
+         Linkage.contains(Toks[Look].Spelling))
+    ++Look;
+  if (!Toks[Look].is(Token::Kind::Word) ||
+      !Spaces.contains(Toks[Look].Spelling)) {
+    const Token &Bad = Toks[Look].is(Token::Kind::Word) ? Toks[Look] : First;
+    diag(Sev::Error, "unknown directive '" + Bad.Spelling + "'", Bad);
+    skipStatement();
+    return;
+  }
+  VariableDecl V;
+  V.StateSpace = Toks[Look].Spelling;
+  V.Function = Depth > 0 ? OpenFunction : -1;
+  unsigned Begin = First.Offset;
+  unsigned Local = 0;
+  while (!atEnd()) {
+    const Token &T = cur();
+    if (T.isPunct('{') || T.isPunct('[')) {
+      ++Local;
+    } else if (T.isPunct('}') || T.isPunct(']')) {
+      if (Local == 0)
+        break;
+      --Local;
+    } else if (T.isPunct(';') && Local == 0) {
+      advance();
+      break;
+    } else if (T.isPunct('=') && Local == 0) {
+      ++Local; // an initializer follows: no more names
+    } else if (Local == 0 && V.Name.empty() && T.is(Token::Kind::Word) &&
+               !StringRef(T.Spelling).starts_with(".")) {
+      V.Name = T.Spelling;
+    }
+    advance();
+  }
+  V.Range = {Begin, prevEnd() - Begin};
+  if (!V.Name.empty() && V.StateSpace != ".callprototype" &&
+      V.StateSpace != ".branchtargets" && V.StateSpace != ".calltargets")
+    M->Variables.push_back(std::move(V));
 }
 
 void Parser::parseRegisterDecl() {
@@ -735,6 +1047,14 @@ void Parser::run() {
       }
     }
     if (T.is(Token::Kind::Word) || T.isPunct('@')) {
+      if (M && Depth == 0) {
+        diag(Sev::Error, "instruction outside a function body", T);
+        size_t Before = P;
+        skipStatement();
+        if (P == Before)
+          advance();
+        continue;
+      }
       parseInstruction();
       continue;
     }
@@ -745,7 +1065,12 @@ void Parser::run() {
     if (P == Before)
       advance();
   }
-  if (Depth > 0)
+  if (M && OpenFunction >= 0)
+    diag(Sev::Error,
+         "the body of '" + M->Functions[OpenFunction].Name +
+             "' is not closed at the end of the module (truncated file?)",
+         cur());
+  else if (Depth > 0)
     diag(Sev::Error,
          "missing '}': " + Twine(Depth) + " scope" + (Depth == 1 ? "" : "s") +
              " still open at end of text",
@@ -753,11 +1078,12 @@ void Parser::run() {
 }
 
 ParsedAsm parse(StringRef Text, bool InlineAsm,
-                ArrayRef<AsmOperandInfo> Operands) {
+                ArrayRef<AsmOperandInfo> Operands,
+                ParsedModule *Module = nullptr) {
   ParsedAsm Out;
   std::vector<Token> Tokens =
       lexPtx(Text, InlineAsm, Operands, Out.Diagnostics);
-  Parser(std::move(Tokens), Out).run();
+  Parser(std::move(Tokens), Out, Module).run();
   return Out;
 }
 
@@ -770,6 +1096,12 @@ ParsedAsm parseInlineAsm(StringRef Template,
 
 ParsedAsm parsePtxText(StringRef Text) {
   return parse(Text, /*InlineAsm=*/false, {});
+}
+
+ParsedModule parsePtxModule(StringRef Text) {
+  ParsedModule M;
+  M.Body = parse(Text, /*InlineAsm=*/false, {}, &M);
+  return M;
 }
 
 } // namespace tmemcheck::ptx

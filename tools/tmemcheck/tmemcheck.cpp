@@ -17,6 +17,7 @@
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Frontend/PtxFrontend.h"
 #include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/ExportFixes.h"
 #include "tmemcheck/Report/FixApplier.h"
@@ -791,9 +792,11 @@ int main(int argc, const char **argv) {
                                std::chrono::steady_clock::now() - Start)
                                .count();
       };
-      O.TU = analyzeTranslationUnit(*Compilations, File, *EnvFor[I],
-                                    Limits.Frontend,
-                                    CheckKernel);
+      // .ptx modules go to the PTX front end: the same graphs, no Clang.
+      O.TU = isPtxFile(File)
+                 ? analyzePtxFile(File, Limits.Frontend, CheckKernel)
+                 : analyzeTranslationUnit(*Compilations, File, *EnvFor[I],
+                                          Limits.Frontend, CheckKernel);
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;
       O.Findings = O.Sink.takeSorted();
@@ -830,6 +833,15 @@ int main(int argc, const char **argv) {
       continue;
     }
     Totals.addKernels(O.KernelCount);
+    if (!TU.Parsed && isPtxFile(File) && TU.CompileErrors) {
+      // FirstError is already "file:line:col: message".
+      errs() << "tmemcheck: error: " << TU.FirstError
+             << "; the PTX module was not analysed\n";
+      Totals.fileFailed(File, fmt::format("{} PTX syntax error(s)",
+                                          TU.CompileErrors));
+      ToolFailed = true;
+      continue;
+    }
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
       Totals.fileFailed(File, TU.FirstError);

@@ -1,0 +1,614 @@
+//===- PtxGraphBuilder.cpp - PTX function to kernel event graph -----------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PtxGraphBuilder.h"
+
+#include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Model/TmemOp.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <set>
+
+using namespace llvm;
+
+namespace tmemcheck {
+
+namespace {
+
+bool isBranch(const ptx::Instruction &I) { return I.base() == "bra"; }
+bool isReturn(const ptx::Instruction &I) {
+  return I.base() == "ret" || I.base() == "exit";
+}
+bool endsBlock(const ptx::Instruction &I) {
+  return isBranch(I) || isReturn(I) || I.base() == "trap" ||
+         I.base() == "brx";
+}
+
+/// The label a `bra` jumps to, or empty.
+StringRef branchTarget(const ptx::Instruction &I) {
+  if (I.Operands.size() != 1 || I.Operands[0].K == ptx::Operand::Kind::Vector ||
+      I.Operands[0].K == ptx::Operand::Kind::Address)
+    return "";
+  return I.Operands[0].Text;
+}
+
+/// Runtime functions without a body in the module that cannot touch TMEM.
+bool isHarmlessExternal(StringRef Name) {
+  static const StringSet<> Known = {"vprintf", "malloc", "free",
+                                    "__assertfail", "__nv_static_assert"};
+  return Known.contains(Name) || Name.starts_with("__cuda") ||
+         Name.starts_with("cudaGetParameterBuffer") ||
+         Name.starts_with("cudaLaunchDevice") || Name.starts_with("__nv_");
+}
+
+/// A 32-bit load (`ld.shared.u32`, `ld.b32`) that is not of a parameter.
+bool isWordLoad(const ptx::Instruction &I) {
+  if (I.base() != "ld" || I.hasPart("param") || I.Operands.size() != 2 ||
+      I.Operands[0].K != ptx::Operand::Kind::Register)
+    return false;
+  return I.hasPart("u32") || I.hasPart("b32") || I.hasPart("s32");
+}
+
+} // namespace
+
+PtxGraphBuilder::PtxGraphBuilder(const ptx::ParsedModule &M,
+                                 const PtxSourceMap &Map,
+                                 const FrontendLimits &Limits)
+    : M(M), Map(Map), Limits(Limits) {
+  for (unsigned I = 0; I < M.Functions.size(); ++I)
+    if (M.Functions[I].HasBody || !FunctionByName.count(M.Functions[I].Name))
+      FunctionByName[M.Functions[I].Name] = I;
+  for (const ptx::VariableDecl &V : M.Variables)
+    if (V.StateSpace == ".shared" && V.Function < 0)
+      ModuleShared[V.Name] = displayName(V.Name, /*IsFunction=*/false);
+}
+
+bool PtxGraphBuilder::overBudget() {
+  if (G->Blocks.size() <= Limits.MaxBlocksPerKernel &&
+      EventCount <= Limits.MaxEventsPerKernel)
+    return false;
+  G->Truncated = true;
+  if (!BudgetReported) {
+    BudgetReported = true;
+    G->Remarks.push_back(
+        {G->Loc, fmt::format("analysis budget reached in kernel '{}' ({} "
+                             "blocks / {} events); the rest of the kernel "
+                             "was not analysed (raise --max-events)",
+                             G->Name, Limits.MaxBlocksPerKernel,
+                             Limits.MaxEventsPerKernel)});
+  }
+  return true;
+}
+
+void PtxGraphBuilder::addEvent(unsigned Block, Event E) {
+  if (overBudget())
+    return;
+  E.Id = EventCount++;
+  G->Blocks[Block].Events.push_back(std::move(E));
+}
+
+OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
+                                           const RegisterValues &V,
+                                           unsigned Instance) {
+  OperandValue R;
+  auto Leaf = [&](const ptx::Operand &L) {
+    AbstractValue A = V.operand(L).V;
+    if (L.K == ptx::Operand::Kind::Register) {
+      A.VariableId = Ids.variable(Instance, L.Text);
+      A.VariableName = L.Text;
+    }
+    return A;
+  };
+  switch (O.K) {
+  case ptx::Operand::Kind::Vector:
+    R.Value.Uniform = Uniformity::Unknown;
+    for (const ptx::Operand &E : O.Elements)
+      R.Elements.push_back(Leaf(E));
+    break;
+  case ptx::Operand::Kind::Address:
+    R.Value = V.operand(O).V;
+    // A displacement into a shared variable is part of the slot's
+    // identity (RegisterValues::operand folds it in).
+    R.AddressOffset = R.Value.isSlotAddress() ? 0 : O.AddressOffset;
+    break;
+  default:
+    R.Value = Leaf(O);
+    break;
+  }
+  return R;
+}
+
+StringMap<PtxValue> PtxGraphBuilder::bindArguments(
+    const ptx::FunctionDecl &Callee, const ptx::Instruction &Call,
+    unsigned CallIndex, unsigned BlockBegin, const RegisterValues &Values) {
+  StringMap<PtxValue> Bindings;
+  // call (ret), callee, (args)
+  const ptx::Operand *Args = nullptr;
+  for (size_t I = 0; I + 1 < Call.Operands.size(); ++I)
+    if (Call.Operands[I].K == ptx::Operand::Kind::Symbol &&
+        Call.Operands[I + 1].K == ptx::Operand::Kind::Vector) {
+      Args = &Call.Operands[I + 1];
+      break;
+    }
+  if (!Args)
+    return Bindings;
+  const auto &Instrs = M.Body.Instructions;
+  for (size_t A = 0; A < Args->Elements.size() && A < Callee.Params.size();
+       ++A) {
+    StringRef Param = Args->Elements[A].Text;
+    for (unsigned J = CallIndex; J-- > BlockBegin;) {
+      const ptx::Instruction &St = Instrs[J];
+      if (St.base() != "st" || !St.hasPart("param") ||
+          St.Operands.size() != 2 ||
+          St.Operands[0].K != ptx::Operand::Kind::Address ||
+          St.Operands[0].Elements.empty() ||
+          St.Operands[0].Elements[0].Text != Param)
+        continue;
+      if (St.Operands[0].AddressOffset == 0 &&
+          St.Operands[1].K != ptx::Operand::Kind::Vector)
+        Bindings[Callee.Params[A]] = Values.operand(St.Operands[1]);
+      break;
+    }
+  }
+  return Bindings;
+}
+
+std::optional<PtxGraphBuilder::Span>
+PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
+  const ptx::FunctionDecl &Fn = M.Functions[F.Function];
+  const unsigned First = Fn.FirstInstruction;
+  const unsigned N = Fn.EndInstruction - Fn.FirstInstruction;
+  ArrayRef<ptx::Instruction> Instrs(M.Body.Instructions.data() + First, N);
+  const bool IsKernel = F.Stack.empty();
+
+  StringMap<unsigned> LabelAt;
+  for (unsigned L = Fn.FirstLabel; L < Fn.EndLabel; ++L)
+    LabelAt[M.Body.Labels[L].Name] = M.Body.Labels[L].InstructionIndex - First;
+
+  // Basic blocks of the function: leaders are the first instruction, label
+  // targets and what follows a branch or return.
+  std::vector<uint8_t> Leader(N + 1, 0);
+  Leader[0] = 1;
+  for (const auto &L : LabelAt)
+    if (L.second <= N)
+      Leader[L.second] = 1;
+  for (unsigned I = 0; I < N; ++I)
+    if (endsBlock(Instrs[I]))
+      Leader[I + 1] = 1;
+  std::vector<unsigned> Starts;
+  for (unsigned I = 0; I < N; ++I)
+    if (Leader[I])
+      Starts.push_back(I);
+  if (Starts.empty())
+    Starts.push_back(0);
+  const unsigned K = Starts.size();
+  InstanceCode Code;
+  Code.Instructions = Instrs;
+  Code.BlockOf.assign(N, 0);
+  Code.BranchOf.assign(K, -1);
+  for (unsigned B = 0; B < K; ++B) {
+    unsigned End = B + 1 < K ? Starts[B + 1] : N;
+    for (unsigned I = Starts[B]; I < End; ++I)
+      Code.BlockOf[I] = B;
+  }
+  auto LastOf = [&](unsigned B) -> int {
+    unsigned End = B + 1 < K ? Starts[B + 1] : N;
+    return End > Starts[B] ? int(End) - 1 : -1;
+  };
+  auto BlockAt = [&](unsigned Instr) -> unsigned {
+    return Instr < N ? Code.BlockOf[Instr] : K; // K: the function's exit
+  };
+
+  // Successors per block, "condition true" first for conditional ones.
+  struct Edges {
+    SmallVector<unsigned, 2> Succs; ///< local block ids, K = exit.
+    bool Conditional = false;
+    bool ReturnArm = false; ///< a predicated ret/exit: arm 0 returns.
+  };
+  std::vector<Edges> Out(K);
+  // Loops in instruction order, for BranchIsLoop: back edges (header,
+  // branch) by local instruction index.
+  std::vector<std::pair<unsigned, unsigned>> BackEdges;
+  for (unsigned B = 0; B < K; ++B) {
+    int Last = LastOf(B);
+    unsigned Next = B + 1 < K ? B + 1 : K;
+    if (Last < 0) {
+      Out[B].Succs.push_back(Next);
+      continue;
+    }
+    const ptx::Instruction &I = Instrs[Last];
+    if (isBranch(I)) {
+      auto It = LabelAt.find(branchTarget(I));
+      if (It == LabelAt.end()) {
+        G->Remarks.push_back(
+            {Map.instruction(Fn, First + Last).Loc,
+             fmt::format("cannot follow '{}' in '{}' (its target is not a "
+                         "label of the function); kernel '{}' was not "
+                         "analysed",
+                         I.Opcode, displayName(Fn.Name, true), G->Name)});
+        return std::nullopt;
+      }
+      unsigned Target = BlockAt(It->second);
+      if (It->second <= unsigned(Last))
+        BackEdges.push_back({It->second, unsigned(Last)});
+      if (I.Pred) {
+        Out[B].Conditional = true;
+        Code.BranchOf[B] = Last;
+        if (I.Pred->Negated)
+          Out[B].Succs = {Next, Target};
+        else
+          Out[B].Succs = {Target, Next};
+      } else {
+        Out[B].Succs = {Target};
+      }
+    } else if (isReturn(I)) {
+      if (I.Pred) {
+        Out[B].Conditional = Out[B].ReturnArm = true;
+        Code.BranchOf[B] = Last;
+        Out[B].Succs = I.Pred->Negated ? SmallVector<unsigned, 2>{Next, K}
+                                       : SmallVector<unsigned, 2>{K, Next};
+      } else {
+        Out[B].Succs = {K};
+      }
+    } else if (I.base() == "trap" || I.base() == "brx") {
+      if (I.base() == "brx") {
+        G->Remarks.push_back(
+            {Map.instruction(Fn, First + Last).Loc,
+             fmt::format("indirect branch '{}' is not followed; kernel '{}' "
+                         "was not analysed",
+                         I.Opcode, G->Name)});
+        return std::nullopt;
+      }
+      // The kernel aborts: no successor (nothing leaks on that path).
+    } else {
+      Out[B].Succs.push_back(Next);
+    }
+  }
+
+  // Control dependence inside the function, for registers whose value
+  // depends on which branch arm ran.
+  KernelGraph Local;
+  for (unsigned B = 0; B <= K; ++B)
+    Local.addBlock();
+  for (unsigned B = 0; B < K; ++B)
+    for (unsigned S : Out[B].Succs)
+      Local.addEdge(B, S);
+  Local.Entry = 0;
+  Local.Exit = K;
+  ControlDependence LocalCD(Local);
+  Code.Controllers = [&](unsigned B) {
+    std::vector<unsigned> C;
+    for (unsigned X : LocalCD.controllers(B))
+      if (X < K)
+        C.push_back(X);
+    return C;
+  };
+
+  StringMap<std::string> Shared = ModuleShared;
+  for (const ptx::VariableDecl &V : M.Variables)
+    if (V.StateSpace == ".shared" && V.Function == int(F.Function))
+      Shared[V.Name] = displayName(V.Name, /*IsFunction=*/false);
+  RegisterValues Values(Code, Shared, IsKernel, std::move(Bindings), Ids);
+  if (Values.gaveUp())
+    G->Remarks.push_back(
+        {Map.functionLoc(Fn),
+         fmt::format("register values of '{}' did not settle; they are "
+                     "treated as unknown",
+                     displayName(Fn.Name, true))});
+
+  StringSet<> Loaded; // destinations of tcgen05.ld
+  for (const ptx::Instruction &I : Instrs)
+    if (I.base() == "tcgen05" && I.Parts.size() > 1 && I.Parts[1] == "ld")
+      for (const ptx::Operand *D : RegisterValues::destinations(I))
+        Loaded.insert(D->Text);
+
+  std::vector<unsigned> FirstG(K), LastG(K);
+  for (unsigned B = 0; B < K; ++B)
+    FirstG[B] = G->addBlock();
+  const unsigned ExitG = IsKernel ? G->Exit : G->addBlock();
+
+  auto MakeEvent = [&](Event::Kind Kind, unsigned Index) {
+    Event E;
+    E.K = Kind;
+    PtxPosition Pos = Map.instruction(Fn, First + Index);
+    E.Loc = Pos.Loc;
+    E.Stack = F.Stack;
+    if (Pos.InlinedFrom)
+      E.Stack.push_back(*Pos.InlinedFrom);
+    E.Opcode = Instrs[Index].Opcode;
+    E.Guarded = Instrs[Index].Pred.has_value();
+    return E;
+  };
+
+  for (unsigned B = 0; B < K; ++B) {
+    unsigned Cur = FirstG[B];
+    unsigned End = B + 1 < K ? Starts[B + 1] : N;
+    for (unsigned Idx = Starts[B]; Idx < End && N; ++Idx) {
+      if (overBudget())
+        break;
+      const ptx::Instruction &I = Instrs[Idx];
+      StringRef Base = I.base();
+      // Reads of registers a tcgen05.ld wrote (tmem-ld-use-before-wait).
+      if (!Loaded.empty()) {
+        StringSet<> Seen;
+        for (const ptx::Operand *S : RegisterValues::sources(I))
+          if (Loaded.contains(S->Text) && Seen.insert(S->Text).second) {
+            Event E = MakeEvent(Event::Kind::VariableRead, Idx);
+            E.Opcode.clear();
+            E.Guarded = false;
+            E.VariableId = Ids.variable(F.Id, S->Text);
+            E.VariableName = S->Text;
+            addEvent(Cur, std::move(E));
+          }
+      }
+      if (Base == "tcgen05") {
+        std::vector<ptx::ParseDiagnostic> Diags;
+        std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
+        if (!Op) {
+          for (const ptx::ParseDiagnostic &D : Diags)
+            G->Remarks.push_back({Map.instruction(Fn, First + Idx).Loc,
+                                  "cannot decode '" + I.Opcode +
+                                      "': " + D.Message});
+          continue;
+        }
+        Event E = MakeEvent(Event::Kind::Tmem, Idx);
+        E.Op = std::move(Op);
+        for (const ptx::Operand &O : I.Operands)
+          E.Operands.push_back(operandValue(O, Values, F.Id));
+        addEvent(Cur, std::move(E));
+        continue;
+      }
+      if (std::optional<SyncOp> Sync = decodeSyncOp(I)) {
+        Event E = MakeEvent(Event::Kind::Sync, Idx);
+        E.Sync = Sync;
+        for (const ptx::Operand &O : I.Operands)
+          E.Operands.push_back(operandValue(O, Values, F.Id));
+        addEvent(Cur, std::move(E));
+        continue;
+      }
+      if (isWordLoad(I)) {
+        PtxValue A = Values.operand(I.Operands[1]);
+        if (A.V.isSlotAddress()) {
+          Event E = MakeEvent(Event::Kind::SlotRead, Idx);
+          E.Opcode.clear();
+          E.Slot = A.V.Slot;
+          E.VariableName = A.V.SlotName;
+          addEvent(Cur, std::move(E));
+        }
+        continue;
+      }
+      if (isReturn(I)) {
+        // Leaving the kernel (ret of the kernel itself, or exit anywhere).
+        if (!I.Pred && (IsKernel || Base == "exit"))
+          addEvent(Cur, MakeEvent(Event::Kind::Return, Idx));
+        continue;
+      }
+      if (Base != "call")
+        continue;
+      // call (ret), callee, (args): inline the callee's body.
+      const ptx::Operand *Callee = nullptr;
+      for (const ptx::Operand &O : I.Operands)
+        if (O.K == ptx::Operand::Kind::Symbol ||
+            O.K == ptx::Operand::Kind::Register) {
+          Callee = &O;
+          break;
+        }
+      auto FnIt = Callee && Callee->K == ptx::Operand::Kind::Symbol
+                      ? FunctionByName.find(Callee->Text)
+                      : FunctionByName.end();
+      if (FnIt != FunctionByName.end() && !M.Functions[FnIt->second].HasBody &&
+          isHarmlessExternal(Callee->Text))
+        continue;
+      bool Recursive =
+          FnIt != FunctionByName.end() &&
+          llvm::is_contained(F.Active, FnIt->second);
+      bool TooDeep = F.Stack.size() >= Limits.MaxCallDepth;
+      if (FnIt == FunctionByName.end() || !M.Functions[FnIt->second].HasBody ||
+          Recursive || TooDeep) {
+        Event E = MakeEvent(Event::Kind::OpaqueCall, Idx);
+        E.Guarded = false;
+        addEvent(Cur, std::move(E));
+        if (TooDeep && !Recursive && FnIt != FunctionByName.end() &&
+            M.Functions[FnIt->second].HasBody && !DepthReported) {
+          DepthReported = true;
+          G->Remarks.push_back(
+              {Map.instruction(Fn, First + Idx).Loc,
+               fmt::format("call depth bound of {} reached in kernel '{}'; "
+                           "deeper callees were not analysed (raise "
+                           "--max-call-depth)",
+                           Limits.MaxCallDepth, G->Name)});
+        }
+        continue;
+      }
+      const ptx::FunctionDecl &CalleeFn = M.Functions[FnIt->second];
+      Frame Inner;
+      Inner.Function = FnIt->second;
+      Inner.Id = NextInstance++;
+      Inner.Stack = F.Stack;
+      Inner.Stack.push_back(
+          {displayName(CalleeFn.Name, true),
+           MakeEvent(Event::Kind::OpaqueCall, Idx).userLoc()});
+      Inner.Active = F.Active;
+      Inner.Active.push_back(FnIt->second);
+      std::optional<Span> S =
+          buildInstance(Inner, bindArguments(CalleeFn, I, First + Idx,
+                                             First + Starts[B], Values));
+      if (!S)
+        return std::nullopt;
+      G->addEdge(Cur, S->Entry);
+      Cur = G->addBlock();
+      G->addEdge(S->Exit, Cur);
+    }
+    LastG[B] = Cur;
+  }
+
+  // Edges, and the branch conditions.
+  for (unsigned B = 0; B < K; ++B) {
+    const Edges &E = Out[B];
+    Block &Blk = G->Blocks[LastG[B]];
+    if (E.Conditional) {
+      unsigned Last = unsigned(LastOf(B));
+      const ptx::Instruction &I = Instrs[Last];
+      PtxValue P = Values.operand(I.Pred->Predicate);
+      Blk.BranchUniformity = P.V.Uniform;
+      Blk.BranchKey = P.Key;
+      if (P.TrueFor)
+        BranchThreads[LastG[B]] = P.TrueFor;
+      Blk.BranchLoc = Map.instruction(Fn, First + Last).Loc;
+      for (int Arm = 0; Arm < 2; ++Arm)
+        Blk.WarpsOnArm[Arm] = P.WarpsWhen[I.Pred->Negated ? 1 - Arm : Arm];
+      // A loop's own branch, a break out of a loop, or the guard that
+      // skips a rotated loop: lanes leaving it at different iterations
+      // reconverge after the loop.
+      for (auto [Header, Back] : BackEdges) {
+        unsigned Target = isBranch(I) ? LabelAt.lookup(branchTarget(I)) : N;
+        if ((Header <= Last && Last <= Back && (Target <= Header ||
+                                                Target > Back)) ||
+            (Target > Last && Last < Header && Back < Target))
+          Blk.BranchIsLoop = true;
+      }
+    }
+    for (unsigned S : E.Succs) {
+      unsigned To = S == K ? ExitG : FirstG[S];
+      if (E.ReturnArm && S == K) {
+        // `@p ret`: the returning arm gets a block of its own.
+        unsigned Last = unsigned(LastOf(B));
+        unsigned Stub = G->addBlock();
+        if (IsKernel || Instrs[Last].base() == "exit") {
+          Event R = MakeEvent(Event::Kind::Return, Last);
+          R.Guarded = false;
+          addEvent(Stub, std::move(R));
+        }
+        G->addEdge(LastG[B], Stub);
+        G->addEdge(Stub, Instrs[Last].base() == "exit" ? G->Exit : ExitG);
+        continue;
+      }
+      if (S == K && LastOf(B) >= 0 && Instrs[LastOf(B)].base() == "exit")
+        To = G->Exit;
+      G->addEdge(LastG[B], To);
+    }
+  }
+  return Span{FirstG[0], ExitG};
+}
+
+void PtxGraphBuilder::refineLaneSplits(KernelGraph &Graph) {
+  using Threads = std::bitset<1024>;
+  bool Any = false;
+  for (const auto &[B, T] : BranchThreads)
+    Any |= Graph.Blocks[B].BranchUniformity == Uniformity::ThreadVariant;
+  if (!Any)
+    return;
+  // The threads (by %tid.x) that can reach each block.
+  std::vector<Threads> Reach(Graph.Blocks.size());
+  Reach[Graph.Entry].set();
+  std::vector<unsigned> Order = Graph.reversePostOrder();
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned B : Order) {
+      const Block &Blk = Graph.Blocks[B];
+      auto It = BranchThreads.find(B);
+      for (unsigned Arm = 0; Arm < Blk.Succs.size(); ++Arm) {
+        Threads Flow = Reach[B];
+        if (It != BranchThreads.end() && Blk.Succs.size() == 2)
+          Flow &= Arm == 0 ? *It->second : ~*It->second;
+        Threads &To = Reach[Blk.Succs[Arm]];
+        if ((To | Flow) != To) {
+          To |= Flow;
+          Changed = true;
+        }
+      }
+    }
+  }
+  ControlDependence CD(Graph);
+  std::set<unsigned> Keep, Candidates;
+  for (unsigned B = 0; B < Graph.Blocks.size(); ++B) {
+    bool Collective = false;
+    for (const Event &E : Graph.Blocks[B].Events)
+      Collective |= E.Op && E.Op->isWarpCollective();
+    if (!Collective)
+      continue;
+    for (unsigned C : CD.allControllers(B)) {
+      auto It = BranchThreads.find(C);
+      if (It == BranchThreads.end() ||
+          Graph.Blocks[C].BranchUniformity != Uniformity::ThreadVariant)
+        continue;
+      // Does the condition split a warp that only partly reaches B? When
+      // every lane of a split warp reaches B anyway (nvcc sends thread 0
+      // straight to the alloc that the rest of warp 0 reaches through the
+      // warp test), the lanes meet again at B.
+      bool Splits = false;
+      for (unsigned W = 0; W < 32 && !Splits; ++W) {
+        Threads Lanes;
+        for (unsigned L = 0; L < 32; ++L)
+          Lanes.set(W * 32 + L);
+        Threads In = *It->second & Lanes, There = Reach[B] & Lanes;
+        Splits = In.any() && In != Lanes && There.any() && There != Lanes;
+      }
+      if (Splits)
+        Keep.insert(C);
+      else
+        Candidates.insert(C);
+    }
+  }
+  for (unsigned C : Candidates)
+    if (!Keep.count(C))
+      Graph.Blocks[C].BranchUniformity = Uniformity::Unknown;
+}
+
+KernelGraph PtxGraphBuilder::build(unsigned Function) {
+  auto Start = std::chrono::steady_clock::now();
+  const ptx::FunctionDecl &Fn = M.Functions[Function];
+  KernelGraph Graph;
+  G = &Graph;
+  EventCount = 0;
+  BudgetReported = DepthReported = false;
+  Graph.Name = displayName(Fn.Name, /*IsFunction=*/true);
+  Graph.Loc = Map.functionLoc(Fn);
+  Graph.EndLoc = Map.ptxLoc(Fn.CloseBrace.Offset);
+  Graph.Exit = Graph.addBlock();
+  Frame Root;
+  Root.Function = Function;
+  Root.Id = NextInstance++;
+  Root.Active = {Function};
+  std::optional<Span> S = buildInstance(Root, {});
+  if (!S) {
+    // The graph is unusable: keep the remark, drop everything else.
+    std::vector<AnalysisRemark> Remarks = std::move(Graph.Remarks);
+    Graph = KernelGraph();
+    Graph.Name = displayName(Fn.Name, true);
+    Graph.Loc = Map.functionLoc(Fn);
+    Graph.Remarks = std::move(Remarks);
+    Graph.Entry = Graph.Exit = Graph.addBlock();
+  } else {
+    Graph.Entry = S->Entry;
+    refineLaneSplits(Graph);
+  }
+  BranchThreads.clear();
+  // Number events in program order (reverse post-order of blocks).
+  constexpr unsigned Unnumbered = ~0u;
+  for (Block &B : Graph.Blocks)
+    for (Event &E : B.Events)
+      E.Id = Unnumbered;
+  unsigned Next = 0;
+  for (unsigned B : Graph.reversePostOrder())
+    for (Event &E : Graph.Blocks[B].Events)
+      E.Id = Next++;
+  for (Block &B : Graph.Blocks)
+    for (Event &E : B.Events)
+      if (E.Id == Unnumbered)
+        E.Id = Next++;
+  G = nullptr;
+  Graph.BuildSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  return Graph;
+}
+
+} // namespace tmemcheck

@@ -1,0 +1,121 @@
+//===- PtxSourceMap.cpp - Source positions of PTX instructions ------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PtxSourceMap.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace tmemcheck {
+
+PtxSourceMap::PtxSourceMap(const ptx::ParsedModule &M, StringRef Text,
+                           std::string PtxPath)
+    : M(M), PtxPath(std::move(PtxPath)) {
+  Buffer = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(Text, this->PtxPath,
+                                 /*RequiresNullTerminator=*/false),
+      SMLoc());
+}
+
+SourceLoc PtxSourceMap::ptxLoc(unsigned Offset) const {
+  const MemoryBuffer *B = SM.getMemoryBuffer(Buffer);
+  Offset = std::min<size_t>(Offset, B->getBufferSize());
+  auto [Line, Col] = SM.getLineAndColumn(
+      SMLoc::getFromPointer(B->getBufferStart() + Offset), Buffer);
+  SourceLoc L;
+  L.File = PtxPath;
+  L.Line = Line;
+  L.Column = Col;
+  return L;
+}
+
+std::string PtxSourceMap::filePath(unsigned Index) const {
+  for (const ptx::FileDirective &F : M.Files)
+    if (F.Index == Index)
+      return F.Path;
+  return "";
+}
+
+std::optional<SourceLoc>
+PtxSourceMap::fromLoc(const ptx::LocPosition &P) const {
+  std::string Path = filePath(P.File);
+  if (Path.empty() || P.Line == 0)
+    return std::nullopt;
+  SourceLoc L;
+  L.File = std::move(Path);
+  L.Line = P.Line;
+  L.Column = std::max(1u, P.Column); // nvcc writes 0 for "no column"
+  return L;
+}
+
+PtxPosition PtxSourceMap::instruction(const ptx::FunctionDecl &F,
+                                      unsigned Index) const {
+  PtxPosition Pos;
+  const ptx::Instruction &I = M.Body.Instructions[Index];
+  Pos.Loc = ptxLoc(I.OpcodeRange.Offset);
+  // The last .loc of the function at or before the instruction.
+  auto Begin = M.Locs.begin() + F.FirstLoc, End = M.Locs.begin() + F.EndLoc;
+  auto It = std::upper_bound(Begin, End, Index,
+                             [](unsigned Idx, const ptx::LocDirective &L) {
+                               return Idx < L.InstructionIndex;
+                             });
+  if (It == Begin)
+    return Pos;
+  const ptx::LocDirective &L = *std::prev(It);
+  std::optional<SourceLoc> Src = fromLoc(L.Pos);
+  if (!Src)
+    return Pos;
+  Pos.Loc = *Src;
+  if (L.InlinedAt)
+    if (std::optional<SourceLoc> Site = fromLoc(*L.InlinedAt)) {
+      CallFrame Frame;
+      Frame.CallSite = *Site;
+      auto Name = M.DebugStrings.find(L.FunctionNameLabel);
+      Frame.Callee = Name != M.DebugStrings.end()
+                         ? displayName(Name->second, /*IsFunction=*/true)
+                         : "an inlined function";
+      Pos.InlinedFrom = std::move(Frame);
+    }
+  return Pos;
+}
+
+SourceLoc PtxSourceMap::functionLoc(const ptx::FunctionDecl &F) const {
+  for (unsigned I = F.FirstLoc; I < F.EndLoc; ++I)
+    if (!M.Locs[I].InlinedAt)
+      if (std::optional<SourceLoc> L = fromLoc(M.Locs[I].Pos))
+        return *L;
+  return ptxLoc(F.NameRange.Offset);
+}
+
+std::string displayName(StringRef Symbol, bool IsFunction) {
+  if (!Symbol.starts_with("_Z"))
+    return Symbol.str();
+  const std::string Mangled = Symbol.str(); // the demangler points into it
+  if (IsFunction) {
+    ItaniumPartialDemangler D;
+    if (!D.partialDemangle(Mangled.c_str()) && D.isFunction()) {
+      size_t N = 0;
+      char *Buf = D.getFunctionName(nullptr, &N);
+      std::string Name = Buf ? Buf : "";
+      std::free(Buf);
+      if (!Name.empty())
+        return Name;
+    }
+  }
+  std::string Demangled = demangle(Mangled);
+  if (!IsFunction) {
+    size_t Colons = Demangled.rfind("::");
+    if (Colons != std::string::npos)
+      return Demangled.substr(Colons + 2);
+  }
+  return Demangled;
+}
+
+} // namespace tmemcheck

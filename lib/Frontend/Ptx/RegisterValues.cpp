@@ -1,0 +1,928 @@
+//===- RegisterValues.cpp - Abstract values of PTX registers --------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RegisterValues.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <climits>
+#include <set>
+
+using namespace llvm;
+
+namespace tmemcheck {
+
+namespace {
+bool sameExpr(const std::shared_ptr<const TidExpr> &A,
+              const std::shared_ptr<const TidExpr> &B) {
+  if (!A || !B)
+    return !A && !B;
+  if (A == B)
+    return true;
+  return A->K == B->K && A->Op == B->Op && A->Value == B->Value &&
+         A->Bits == B->Bits && A->Signed == B->Signed && sameExpr(A->L, B->L) &&
+         sameExpr(A->R, B->R);
+}
+} // namespace
+
+bool operator==(const PtxValue &A, const PtxValue &B) {
+  const AbstractValue &X = A.V, &Y = B.V;
+  if (bool(A.TrueFor) != bool(B.TrueFor) ||
+      (A.TrueFor && *A.TrueFor != *B.TrueFor))
+    return false;
+  return A.Defined == B.Defined && A.Key == B.Key && sameExpr(A.Tid, B.Tid) &&
+         A.LaneOnly == B.LaneOnly && A.SlotOffset == B.SlotOffset &&
+         A.WarpsWhen[0] == B.WarpsWhen[0] &&
+         A.WarpsWhen[1] == B.WarpsWhen[1] && X.Constant == Y.Constant &&
+         X.Uniform == Y.Uniform && X.IsWarpIndex == Y.IsWarpIndex &&
+         X.Address == Y.Address && X.Slot == Y.Slot &&
+         X.SlotArray == Y.SlotArray && X.LaneOffset == Y.LaneOffset &&
+         X.ColumnOffset == Y.ColumnOffset;
+}
+
+PtxValue unknownValue() {
+  PtxValue P;
+  P.V.Uniform = Uniformity::Unknown;
+  P.Defined = true;
+  return P;
+}
+
+uint64_t PtxIdentities::slot(StringRef Var, int64_t Offset) {
+  auto [It, New] = Ids.try_emplace(("slot:" + Var + "+" + Twine(Offset)).str(),
+                                   Next);
+  if (New)
+    ++Next;
+  return It->second;
+}
+
+uint64_t PtxIdentities::element(uint64_t Array, std::optional<int64_t> Offset) {
+  if (Offset && *Offset == 0)
+    return Array;
+  std::string Key = "elem:" + std::to_string(Array) + ":" +
+                    (Offset ? std::to_string(*Offset) : std::string("*"));
+  auto [It, New] = Ids.try_emplace(Key, Next);
+  if (New)
+    ++Next;
+  return It->second;
+}
+
+uint64_t PtxIdentities::variable(unsigned Instance, StringRef Reg) {
+  auto [It, New] =
+      Ids.try_emplace(("reg:" + Twine(Instance) + ":" + Reg).str(), Next);
+  if (New)
+    ++Next;
+  return It->second;
+}
+
+std::optional<int64_t> TidExpr::evaluate(int64_t Tid) const {
+  switch (K) {
+  case Kind::Tid:
+    return Tid;
+  case Kind::Constant:
+    return Value;
+  case Kind::Binary:
+    break;
+  }
+  std::optional<int64_t> A = L->evaluate(Tid), B = R->evaluate(Tid);
+  if (!A || !B)
+    return std::nullopt;
+  uint64_t UA = uint64_t(*A), UB = uint64_t(*B);
+  if (!Signed && Bits < 64) {
+    UA &= (uint64_t(1) << Bits) - 1;
+    UB &= (uint64_t(1) << Bits) - 1;
+  }
+  int64_t SA = Signed ? *A : int64_t(UA), SB = Signed ? *B : int64_t(UB);
+  uint64_t V;
+  if (Op == "add")
+    V = UA + UB;
+  else if (Op == "sub")
+    V = UA - UB;
+  else if (Op == "mul")
+    V = UA * UB;
+  else if (Op == "shl")
+    V = UB >= Bits ? 0 : UA << UB;
+  else if (Op == "shr")
+    V = UB >= Bits ? (Signed && SA < 0 ? ~uint64_t(0) : 0)
+        : Signed   ? uint64_t(SA >> UB)
+                   : UA >> UB;
+  else if (Op == "and")
+    V = UA & UB;
+  else if (Op == "or")
+    V = UA | UB;
+  else if (Op == "xor")
+    V = UA ^ UB;
+  else if (Op == "div" || Op == "rem") {
+    if (UB == 0 || (Signed && SA == INT64_MIN && SB == -1))
+      return std::nullopt;
+    V = Signed ? uint64_t(Op == "div" ? SA / SB : SA % SB)
+               : (Op == "div" ? UA / UB : UA % UB);
+  } else
+    return std::nullopt;
+  if (Bits >= 64)
+    return int64_t(V);
+  uint64_t Mask = (uint64_t(1) << Bits) - 1;
+  V &= Mask;
+  if (Signed && (V >> (Bits - 1)) & 1)
+    V |= ~Mask;
+  return int64_t(V);
+}
+
+namespace {
+
+constexpr int64_t MaxWarp = INT32_MAX;
+/// Rounds of the fixpoint before giving up (each round raises at least one
+/// register; real kernels settle in a handful).
+constexpr unsigned MaxRounds = 64;
+
+PtxValue constant(int64_t C) {
+  PtxValue P;
+  P.Defined = true;
+  P.V.Constant = C;
+  P.V.Uniform = Uniformity::CtaUniform;
+  P.V.Spelling = std::to_string(C);
+  P.Key = std::to_string(C);
+  P.LaneOnly = (C & 0xFFFF) == 0;
+  auto E = std::make_shared<TidExpr>();
+  E->Value = C;
+  P.Tid = std::move(E);
+  return P;
+}
+
+PtxValue withUniformity(Uniformity U) {
+  PtxValue P = unknownValue();
+  P.V.Uniform = U;
+  return P;
+}
+
+/// Bit width and signedness of an instruction's type suffix (.u32, .s64,
+/// .b16); 0 if it has none.
+std::pair<unsigned, bool> typeOf(const ptx::Instruction &I) {
+  for (auto It = I.Parts.rbegin(); It != I.Parts.rend(); ++It) {
+    StringRef P = *It;
+    if (P.size() < 2 || !StringRef("usb").contains(P[0]))
+      continue;
+    unsigned Bits = 0;
+    if (!P.drop_front().getAsInteger(10, Bits) &&
+        (Bits == 8 || Bits == 16 || Bits == 32 || Bits == 64))
+      return {Bits, P[0] == 's'};
+  }
+  return {0, false};
+}
+
+int64_t truncate(int64_t V, unsigned Bits, bool Signed) {
+  if (Bits == 0 || Bits >= 64)
+    return V;
+  uint64_t Mask = (uint64_t(1) << Bits) - 1;
+  uint64_t U = uint64_t(V) & Mask;
+  if (Signed && (U >> (Bits - 1)) & 1)
+    U |= ~Mask;
+  return int64_t(U);
+}
+
+/// Joins the value of another definition of the same register into \p A.
+void joinInto(PtxValue &A, const PtxValue &B) {
+  if (!A.Defined) {
+    A = B;
+    return;
+  }
+  if (!B.Defined)
+    return;
+  AbstractValue &X = A.V;
+  const AbstractValue &Y = B.V;
+  X.Uniform = join(X.Uniform, Y.Uniform);
+  if (X.Constant != Y.Constant) {
+    X.Constant.reset();
+    X.Spelling.clear();
+  }
+  X.IsWarpIndex = X.IsWarpIndex && Y.IsWarpIndex;
+  if (X.Address != Y.Address || X.Slot != Y.Slot) {
+    X.Address = AddressKind::None;
+    X.Slot = X.SlotArray = 0;
+    X.SlotName.clear();
+    X.LaneOffset = X.ColumnOffset = std::nullopt;
+  } else {
+    if (X.LaneOffset != Y.LaneOffset)
+      X.LaneOffset.reset();
+    if (X.ColumnOffset != Y.ColumnOffset)
+      X.ColumnOffset.reset();
+  }
+  if (A.Key != B.Key)
+    A.Key.clear();
+  if (!sameExpr(A.Tid, B.Tid))
+    A.Tid.reset();
+  if (!A.TrueFor || !B.TrueFor || *A.TrueFor != *B.TrueFor)
+    A.TrueFor.reset();
+  A.LaneOnly = A.LaneOnly && B.LaneOnly;
+  if (A.SlotOffset != B.SlotOffset)
+    A.SlotOffset.reset();
+  for (int I = 0; I < 2; ++I)
+    if (A.WarpsWhen[I] != B.WarpsWhen[I])
+      A.WarpsWhen[I].reset();
+}
+
+std::optional<int64_t> fold(StringRef Op, int64_t L, int64_t R) {
+  uint64_t UL = uint64_t(L), UR = uint64_t(R);
+  return StringSwitch<std::optional<int64_t>>(Op)
+      .Case("add", int64_t(UL + UR))
+      .Case("sub", int64_t(UL - UR))
+      .Case("mul", int64_t(UL * UR))
+      .Case("shl", UR < 64 ? std::optional<int64_t>(int64_t(UL << UR))
+                           : std::nullopt)
+      .Case("shr", UR < 64 ? std::optional<int64_t>(int64_t(UL >> UR))
+                           : std::nullopt)
+      .Case("and", L & R)
+      .Case("or", L | R)
+      .Case("xor", L ^ R)
+      .Case("div", R != 0 && !(L == INT64_MIN && R == -1)
+                       ? std::optional<int64_t>(L / R)
+                       : std::nullopt)
+      .Case("rem", R != 0 && !(L == INT64_MIN && R == -1)
+                       ? std::optional<int64_t>(L % R)
+                       : std::nullopt)
+      .Case("min", std::min(L, R))
+      .Case("max", std::max(L, R))
+      .Default(std::nullopt);
+}
+
+/// `setp` comparison names as C operators (signed and unsigned integer
+/// forms); empty for float-only and unordered forms.
+StringRef comparisonOperator(StringRef Cmp) {
+  return StringSwitch<StringRef>(Cmp)
+      .Case("eq", "==")
+      .Case("ne", "!=")
+      .Cases({"lt", "lo"}, "<")
+      .Cases({"le", "ls"}, "<=")
+      .Cases({"gt", "hi"}, ">")
+      .Cases({"ge", "hs"}, ">=")
+      .Default("");
+}
+
+StringRef reversed(StringRef Op) {
+  return StringSwitch<StringRef>(Op)
+      .Case("<", ">")
+      .Case("<=", ">=")
+      .Case(">", "<")
+      .Case(">=", "<=")
+      .Default(Op);
+}
+
+/// The warp indices satisfying `warp OP C` and its negation.
+void warpArms(StringRef Op, int64_t C, PtxValue &P) {
+  using Range = std::pair<int64_t, int64_t>;
+  if (Op == "==")
+    P.WarpsWhen[0] = Range{C, C};
+  else if (Op == "!=")
+    P.WarpsWhen[1] = Range{C, C};
+  else if (Op == "<")
+    P.WarpsWhen[0] = Range{0, C - 1}, P.WarpsWhen[1] = Range{C, MaxWarp};
+  else if (Op == "<=")
+    P.WarpsWhen[0] = Range{0, C}, P.WarpsWhen[1] = Range{C + 1, MaxWarp};
+  else if (Op == ">")
+    P.WarpsWhen[0] = Range{C + 1, MaxWarp}, P.WarpsWhen[1] = Range{0, C};
+  else if (Op == ">=")
+    P.WarpsWhen[0] = Range{C, MaxWarp}, P.WarpsWhen[1] = Range{0, C - 1};
+}
+
+/// Evaluates `a OP b` for every %tid.x of a block (at most 1024): when the
+/// threads that take it are whole warps, sets the predicate's key and warp
+/// arms and \p U to WarpUniform (CtaUniform when all or none do).
+bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A,
+                  const TidExpr &B, PtxValue &P, std::optional<Uniformity> &U) {
+  constexpr int Threads = 1024, Warps = Threads / 32;
+  std::vector<int8_t> Truth(Threads);
+  for (int T = 0; T < Threads; ++T) {
+    std::optional<int64_t> L = A.evaluate(T), R = B.evaluate(T);
+    if (!L || !R)
+      return false;
+    int64_t X = *L, Y = *R;
+    if (!Signed && A.Bits <= 32) {
+      X = int64_t(uint32_t(X));
+      Y = int64_t(uint32_t(Y));
+    }
+    bool V = Op == "==" ? X == Y
+             : Op == "!=" ? X != Y
+             : Signed || A.Bits <= 32
+                 ? (Op == "<" ? X < Y
+                    : Op == "<=" ? X <= Y
+                    : Op == ">"  ? X > Y
+                                 : X >= Y)
+                 : (Op == "<" ? uint64_t(X) < uint64_t(Y)
+                    : Op == "<=" ? uint64_t(X) <= uint64_t(Y)
+                    : Op == ">"  ? uint64_t(X) > uint64_t(Y)
+                                 : uint64_t(X) >= uint64_t(Y));
+    Truth[T] = V;
+  }
+  auto Set = std::make_shared<std::bitset<Threads>>();
+  for (int T = 0; T < Threads; ++T)
+    Set->set(T, Truth[T]);
+  P.TrueFor = std::move(Set);
+  for (int T = 0; T < Threads; ++T)
+    if (Truth[T] != Truth[T & ~31])
+      return false; // splits a warp: thread-variant, decided by the caller
+  std::vector<int> In[2];
+  for (int W = 0; W < Warps; ++W)
+    In[Truth[W * 32] ? 0 : 1].push_back(W);
+  if (In[0].empty() || In[1].empty()) {
+    U = Uniformity::CtaUniform;
+    P.Key = In[0].empty() ? "0" : "1";
+    return true;
+  }
+  U = Uniformity::WarpUniform;
+  // Each arm's warps as an interval, when contiguous ([0]: true).
+  for (int Arm = 0; Arm < 2; ++Arm) {
+    const std::vector<int> &S = In[Arm];
+    if (S.back() - S.front() + 1 != int(S.size()))
+      continue;
+    P.WarpsWhen[Arm] = std::pair<int64_t, int64_t>{
+        S.front(), S.back() == Warps - 1 ? MaxWarp : S.back()};
+  }
+  // A canonical key: equal sets of warps give equal keys.
+  const std::vector<int> &T = In[0];
+  if (P.WarpsWhen[0]) {
+    int Lo = T.front(), Hi = T.back();
+    if (Lo == Hi)
+      P.Key = "%tid.x/32==" + std::to_string(Lo);
+    else if (Lo == 0)
+      P.Key = "%tid.x/32<=" + std::to_string(Hi);
+    else if (Hi == Warps - 1)
+      P.Key = "%tid.x/32>=" + std::to_string(Lo);
+    else
+      P.Key = "%tid.x/32 in " + std::to_string(Lo) + ".." + std::to_string(Hi);
+  } else if (In[1].size() == 1) {
+    P.Key = "%tid.x/32!=" + std::to_string(In[1].front());
+  } else {
+    P.Key = "%tid.x/32 in";
+    for (int W : T)
+      P.Key += " " + std::to_string(W);
+  }
+  return true;
+}
+
+/// `setp.CMP.type p, a, b`.
+PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
+  PtxValue P = unknownValue();
+  P.V.Uniform = join(A.V.Uniform, B.V.Uniform);
+  StringRef Op = comparisonOperator(Cmp);
+  if (Op.empty())
+    return P;
+  if (A.V.Constant && !B.V.Constant) {
+    std::swap(A, B);
+    Op = reversed(Op);
+  }
+  if (A.V.Constant && B.V.Constant) {
+    int64_t L = *A.V.Constant, R = *B.V.Constant;
+    bool T = Op == "==" ? L == R
+             : Op == "!=" ? L != R
+             : Op == "<"  ? L < R
+             : Op == "<=" ? L <= R
+             : Op == ">"  ? L > R
+                          : L >= R;
+    return constant(T ? 1 : 0);
+  }
+  // Conditions on %tid.x alone: which threads take them, for every
+  // possible %tid.x (nvcc writes `warp_idx == 0` as `tid.x > 31`, and
+  // `warp == 0 || warp >= 4` as `tid.x - 128 > -97u`).
+  if (A.Tid && B.Tid && !(A.V.Constant && B.V.Constant)) {
+    std::optional<Uniformity> U;
+    if (selectsWarps(Op, Signed, *A.Tid, *B.Tid, P, U)) {
+      P.V.Uniform = *U;
+      return P;
+    }
+  }
+  if (A.V.IsWarpIndex && B.V.Constant)
+    warpArms(Op, *B.V.Constant, P);
+  if (!A.Key.empty() && !B.Key.empty())
+    P.Key = A.Key + Op.str() + B.Key;
+  return P;
+}
+
+} // namespace
+
+RegisterValues::RegisterValues(const InstanceCode &Code,
+                               const StringMap<std::string> &SharedVars,
+                               bool KernelParams,
+                               StringMap<PtxValue> ParamBindings,
+                               PtxIdentities &Ids)
+    : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
+      Params(std::move(ParamBindings)), Ids(Ids) {
+  for (const ptx::Instruction &I : Code.Instructions)
+    for (const ptx::Operand *D : destinations(I))
+      ++DefCount[D->Text];
+  solve();
+}
+
+unsigned RegisterValues::destinationOperands(const ptx::Instruction &I) {
+  // `a|b` destinations become two operands (Parser.cpp).
+  StringRef Base = I.base();
+  size_t N = I.Operands.size();
+  if (Base == "elect")
+    return N == 3 ? 2 : 1;
+  if (Base == "setp") {
+    bool BoolOp = I.hasPart("and") || I.hasPart("or") || I.hasPart("xor");
+    return N == (BoolOp ? 5u : 4u) ? 2 : 1;
+  }
+  if (Base == "shfl")
+    return N == 6 ? 2 : 1;
+  return 1;
+}
+
+std::vector<const ptx::Operand *>
+RegisterValues::destinations(const ptx::Instruction &I) {
+  std::vector<const ptx::Operand *> Out;
+  if (I.Operands.empty())
+    return Out;
+  StringRef Base = I.base();
+  // Instructions whose first operand is read, not written.
+  static const std::set<std::string> NoDest = {
+      "st",     "red",     "bar",       "barrier", "bra",  "call",
+      "ret",    "exit",    "trap",      "fence",   "membar", "prefetch",
+      "prefetchu", "cp",   "cp.async",  "mbarrier", "griddepcontrol",
+      "setmaxnreg", "discard", "applypriority", "createpolicy",
+      "stmatrix", "pmevent", "nanosleep", "brkpt", "cvta"};
+  if (Base == "tcgen05") {
+    if (I.Parts.size() > 1 && I.Parts[1] == "ld" && I.Operands[0].K ==
+                                                        ptx::Operand::Kind::Vector)
+      for (const ptx::Operand &E : I.Operands[0].Elements)
+        if (E.K == ptx::Operand::Kind::Register)
+          Out.push_back(&E);
+    return Out;
+  }
+  if (Base == "mbarrier") {
+    // try_wait / test_wait write a predicate, arrive a state.
+    if (I.Operands[0].K == ptx::Operand::Kind::Register)
+      Out.push_back(&I.Operands[0]);
+    return Out;
+  }
+  if (Base == "cvta") {
+    if (I.Operands[0].K == ptx::Operand::Kind::Register)
+      Out.push_back(&I.Operands[0]);
+    return Out;
+  }
+  if (NoDest.count(Base.str()))
+    return Out;
+  const ptx::Operand &First = I.Operands[0];
+  if (First.K == ptx::Operand::Kind::Register)
+    Out.push_back(&First);
+  else if (First.K == ptx::Operand::Kind::Vector)
+    for (const ptx::Operand &E : First.Elements)
+      if (E.K == ptx::Operand::Kind::Register)
+        Out.push_back(&E);
+  if (destinationOperands(I) == 2 &&
+      I.Operands[1].K == ptx::Operand::Kind::Register)
+    Out.push_back(&I.Operands[1]);
+  return Out;
+}
+
+std::vector<const ptx::Operand *>
+RegisterValues::sources(const ptx::Instruction &I) {
+  std::vector<const ptx::Operand *> Dests = destinations(I);
+  std::vector<const ptx::Operand *> Out;
+  std::function<void(const ptx::Operand &)> Walk = [&](const ptx::Operand &O) {
+    if (O.K == ptx::Operand::Kind::Register) {
+      if (std::find(Dests.begin(), Dests.end(), &O) == Dests.end())
+        Out.push_back(&O);
+      return;
+    }
+    for (const ptx::Operand &E : O.Elements)
+      Walk(E);
+  };
+  if (I.Pred)
+    Out.push_back(&I.Pred->Predicate);
+  for (const ptx::Operand &O : I.Operands)
+    Walk(O);
+  return Out;
+}
+
+bool RegisterValues::hasSeveralDefinitions(StringRef Name) const {
+  auto It = DefCount.find(Name);
+  return It != DefCount.end() && It->second > 1;
+}
+
+PtxValue RegisterValues::special(StringRef Name) const {
+  StringRef Base = Name.split('.').first;
+  if (Name == "%tid.x") {
+    PtxValue P = withUniformity(Uniformity::ThreadVariant);
+    auto E = std::make_shared<TidExpr>();
+    E->K = TidExpr::Kind::Tid;
+    P.Tid = std::move(E);
+    P.Key = "%tid.x";
+    return P;
+  }
+  if (Base == "%tid" || Base == "%laneid" || Base.starts_with("%lanemask")) {
+    PtxValue P = withUniformity(Uniformity::ThreadVariant);
+    P.Key = Name.str();
+    return P;
+  }
+  if (Base == "%ctaid" || Base == "%nctaid" || Base == "%ntid" ||
+      Base == "%clusterid" || Base == "%nclusterid" ||
+      Base == "%cluster_ctaid" || Base == "%cluster_nctaid" ||
+      Base == "%cluster_ctarank" || Base == "%cluster_nctarank" ||
+      Base == "%nwarpid" || Base == "%gridid" || Base == "%nsmid") {
+    PtxValue P = withUniformity(Uniformity::CtaUniform);
+    P.Key = Name.str();
+    return P;
+  }
+  if (Base == "%warpid") {
+    PtxValue P = withUniformity(Uniformity::WarpUniform);
+    P.Key = Name.str();
+    return P;
+  }
+  return unknownValue();
+}
+
+PtxValue RegisterValues::symbol(StringRef Name) const {
+  auto It = SharedVars.find(Name);
+  if (It == SharedVars.end())
+    return unknownValue();
+  PtxValue P = withUniformity(Uniformity::CtaUniform);
+  P.V.Address = AddressKind::SlotAddress;
+  P.V.Slot = Ids.slot(Name, 0);
+  P.V.SlotArray = P.V.Slot;
+  P.V.SlotName = It->second;
+  P.V.Spelling = It->second;
+  P.SlotOffset = 0;
+  return P;
+}
+
+PtxValue RegisterValues::reg(StringRef Name) const {
+  if (GaveUp)
+    return unknownValue();
+  auto It = Values.find(Name);
+  if (It != Values.end())
+    return It->second;
+  if (Solving && DefCount.count(Name))
+    return PtxValue(); // defined later in the fixpoint
+  if (Name.starts_with("%"))
+    return special(Name);
+  return unknownValue();
+}
+
+PtxValue RegisterValues::operand(const ptx::Operand &O) const {
+  switch (O.K) {
+  case ptx::Operand::Kind::Immediate:
+    return constant(O.Imm);
+  case ptx::Operand::Kind::Register: {
+    PtxValue P = reg(O.Text);
+    if (P.V.Spelling.empty())
+      P.V.Spelling = O.Text;
+    return P;
+  }
+  case ptx::Operand::Kind::Symbol:
+    return symbol(O.Text);
+  case ptx::Operand::Kind::Address: {
+    if (O.Elements.empty())
+      return unknownValue();
+    PtxValue P = operand(O.Elements.front());
+    if (P.V.isSlotAddress() && O.AddressOffset != 0) {
+      // `[slot+4]`: the next slot of an array.
+      if (P.SlotOffset)
+        P.SlotOffset = *P.SlotOffset + O.AddressOffset;
+      P.V.Slot = Ids.element(P.V.SlotArray, P.SlotOffset);
+    }
+    return P;
+  }
+  default:
+    return unknownValue();
+  }
+}
+
+std::vector<PtxValue>
+RegisterValues::evaluate(const ptx::Instruction &I) const {
+  std::vector<const ptx::Operand *> Dests = destinations(I);
+  std::vector<PtxValue> Out(Dests.size(), unknownValue());
+  if (Dests.empty())
+    return Out;
+  StringRef Base = I.base();
+  auto Src = [&](size_t Index) {
+    return Index < I.Operands.size() ? operand(I.Operands[Index])
+                                     : unknownValue();
+  };
+  auto [Bits, Signed] = typeOf(I);
+  for (const ptx::Operand *S : sources(I))
+    if (!operand(*S).Defined)
+      return std::vector<PtxValue>(Dests.size()); // not known yet
+  size_t FirstSrc = destinationOperands(I);
+
+  if (Base == "mov" || Base == "cvt" || Base == "cvta") {
+    if (I.Operands.size() == 2 &&
+        I.Operands[1].K != ptx::Operand::Kind::Vector &&
+        I.Operands[0].K != ptx::Operand::Kind::Vector) {
+      PtxValue P = Src(1);
+      if (P.V.Constant && Bits && !P.V.isSlotAddress())
+        P = constant(truncate(*P.V.Constant, Bits, Signed));
+      // The name of a variable is its address in that state space.
+      Out[0] = P;
+    }
+    return Out;
+  }
+  if (Base == "ld") {
+    const ptx::Operand *Addr =
+        I.Operands.size() > 1 ? &I.Operands[1] : nullptr;
+    if (!Addr || Addr->K != ptx::Operand::Kind::Address ||
+        Addr->Elements.empty() || Out.size() != 1)
+      return Out;
+    if (I.hasPart("param")) {
+      StringRef Name = Addr->Elements.front().Text;
+      if (Addr->AddressOffset == 0) {
+        if (auto It = Params.find(Name); It != Params.end()) {
+          Out[0] = It->second;
+        } else if (KernelParams) {
+          Out[0] = withUniformity(Uniformity::CtaUniform);
+          Out[0].Key = Name.str();
+          Out[0].V.Spelling = Name.str();
+        }
+      }
+      return Out;
+    }
+    PtxValue A = operand(*Addr);
+    if (A.V.isSlotAddress() && Bits == 32) {
+      // tcgen05.alloc writes the TMEM address to a 32-bit slot (§4).
+      PtxValue P = unknownValue();
+      P.V.Address = AddressKind::TmemAddress;
+      P.V.Slot = A.V.Slot;
+      P.V.SlotName = A.V.SlotName;
+      P.V.Spelling = A.V.SlotName;
+      P.V.LaneOffset = P.V.ColumnOffset = 0;
+      Out[0] = P;
+    }
+    return Out;
+  }
+  if (Base == "setp" && Out.size() >= 1 && I.Parts.size() > 1) {
+    PtxValue P =
+        compare(I.Parts[1], Signed, Src(FirstSrc), Src(FirstSrc + 1));
+    bool BoolOp = I.hasPart("and") || I.hasPart("or") || I.hasPart("xor");
+    if (BoolOp) {
+      PtxValue C = Src(FirstSrc + 2);
+      Uniformity U = join(P.V.Uniform, C.V.Uniform);
+      P = unknownValue();
+      P.V.Uniform = U;
+    }
+    Out[0] = P;
+    for (size_t D = 1; D < Dests.size(); ++D) { // q = !p
+      Out[D] = unknownValue();
+      Out[D].V.Uniform = P.V.Uniform;
+    }
+    if (Dests.front() != &I.Operands[0]) // `_|q`
+      Out[0] = Out.back();
+    return Out;
+  }
+  if (Base == "elect") {
+    // elect.sync d|p: d the elected lane (the same in the warp), p true in
+    // that one lane.
+    PtxValue Lane = withUniformity(Uniformity::WarpUniform);
+    PtxValue Elected = withUniformity(Uniformity::ThreadVariant);
+    Elected.Key = "elect.sync";
+    for (size_t D = 0; D < Dests.size(); ++D)
+      Out[D] = Dests[D] == &I.Operands[0] ? Lane : Elected;
+    return Out;
+  }
+  if (Base == "shfl" && Out.size() >= 1) {
+    PtxValue V = Src(FirstSrc), Lane = Src(FirstSrc + 1);
+    if (I.hasPart("idx") && Lane.V.Uniform <= Uniformity::WarpUniform) {
+      // A broadcast from one lane: the same value in the whole warp.
+      if (V.V.Uniform > Uniformity::WarpUniform) {
+        V = withUniformity(Uniformity::WarpUniform);
+      }
+      Out[0] = V;
+    } else {
+      Out[0] = withUniformity(join(V.V.Uniform, Uniformity::ThreadVariant));
+    }
+    return Out;
+  }
+  if (Base == "selp" && Out.size() == 1) {
+    PtxValue A = Src(1), B = Src(2), C = Src(3);
+    PtxValue P = A;
+    joinInto(P, B);
+    P.V.Uniform = join(P.V.Uniform, C.V.Uniform);
+    P.Key.clear();
+    P.V.IsWarpIndex = false;
+    P.Tid.reset();
+    if (C.V.Constant) // a decided selection
+      P = *C.V.Constant ? A : B;
+    Out[0] = P;
+    return Out;
+  }
+  if ((Base == "not" || Base == "neg" || Base == "abs") && Out.size() == 1) {
+    PtxValue A = Src(1);
+    PtxValue P = withUniformity(A.V.Uniform);
+    if (A.V.Constant && Bits) {
+      int64_t C = *A.V.Constant;
+      P = constant(truncate(Base == "not"   ? ~C
+                            : Base == "neg" ? int64_t(0 - uint64_t(C))
+                                            : (C < 0 ? -C : C),
+                            Bits, Signed));
+    }
+    Out[0] = P;
+    return Out;
+  }
+  static const std::set<std::string> Binary = {
+      "add", "sub", "mul", "shl", "shr", "and", "or",
+      "xor", "div", "rem", "min", "max"};
+  if (Binary.count(Base.str()) && Out.size() == 1 && I.Operands.size() == 3) {
+    PtxValue L = Src(1), R = Src(2);
+    PtxValue P = withUniformity(join(L.V.Uniform, R.V.Uniform));
+    bool Wide = I.hasPart("wide") || I.hasPart("hi");
+    if (L.V.Constant && R.V.Constant && !Wide && Bits &&
+        !L.V.isSlotAddress() && !R.V.isSlotAddress()) {
+      if (std::optional<int64_t> C = fold(Base, *L.V.Constant, *R.V.Constant))
+        Out[0] = constant(truncate(*C, Bits, Signed));
+      else
+        Out[0] = P;
+      return Out;
+    }
+    // Slot addresses plus an offset: another element of the array (of
+    // an unknown one: the class of its elements).
+    if ((Base == "add" || Base == "or") &&
+        (L.V.isSlotAddress() || R.V.isSlotAddress()) &&
+        !(L.V.isSlotAddress() && R.V.isSlotAddress())) {
+      PtxValue S = L.V.isSlotAddress() ? L : R;
+      const PtxValue &C = L.V.isSlotAddress() ? R : L;
+      if (S.SlotOffset && C.V.Constant)
+        S.SlotOffset = *S.SlotOffset + *C.V.Constant;
+      else
+        S.SlotOffset.reset();
+      S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
+      S.V.Uniform = join(S.V.Uniform, C.V.Uniform);
+      S.Key.clear();
+      S.Tid.reset();
+      Out[0] = S;
+      return Out;
+    }
+    // TMEM address arithmetic: `base + col`, `base | (lane << 16)`.
+    if ((Base == "add" || Base == "or" || Base == "sub") &&
+        (L.V.isTmemAddress() || (R.V.isTmemAddress() && Base != "sub"))) {
+      const PtxValue &B = L.V.isTmemAddress() ? L : R;
+      const PtxValue &A = L.V.isTmemAddress() ? R : L;
+      P.V.Address = AddressKind::TmemAddress;
+      P.V.Slot = B.V.Slot;
+      P.V.SlotName = B.V.SlotName;
+      P.V.Spelling = B.V.SlotName;
+      if (A.V.Constant) {
+        int64_t C = *A.V.Constant * (Base == "sub" ? -1 : 1);
+        if (C >= 0 && !(Base == "or" && ((B.V.ColumnOffset.value_or(1) &
+                                          C & 0xFFFF) != 0))) {
+          if (B.V.LaneOffset)
+            P.V.LaneOffset = *B.V.LaneOffset + (C >> 16);
+          if (B.V.ColumnOffset)
+            P.V.ColumnOffset = *B.V.ColumnOffset + (C & 0xFFFF);
+        }
+      } else if (A.LaneOnly && Base != "sub") {
+        P.V.ColumnOffset = B.V.ColumnOffset;
+      }
+      Out[0] = P;
+      return Out;
+    }
+    // Functions of %tid.x: kept as expressions (selectsWarps), and the
+    // warp index of a 1-D block recognised by its values.
+    static const std::set<std::string> TidOps = {
+        "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "div", "rem"};
+    if (L.Tid && R.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
+        L.Tid->Size + R.Tid->Size < 16) {
+      auto E = std::make_shared<TidExpr>();
+      E->K = TidExpr::Kind::Binary;
+      E->Op = Base.str();
+      E->Bits = Bits;
+      E->Signed = Signed;
+      E->L = L.Tid;
+      E->R = R.Tid;
+      E->Size = L.Tid->Size + R.Tid->Size + 1;
+      bool IsWarp = true, WarpUniform = true;
+      for (int64_t T = 0; T < 1024 && (IsWarp || WarpUniform); ++T) {
+        std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
+        IsWarp = IsWarp && V && *V == T / 32;
+        WarpUniform = WarpUniform && V && V0 && *V == *V0;
+      }
+      P.Tid = std::move(E);
+      if (WarpUniform)
+        P.V.Uniform = join(Uniformity::WarpUniform,
+                           join(L.V.Uniform == Uniformity::ThreadVariant
+                                    ? Uniformity::CtaUniform
+                                    : L.V.Uniform,
+                                R.V.Uniform == Uniformity::ThreadVariant
+                                    ? Uniformity::CtaUniform
+                                    : R.V.Uniform));
+      if (IsWarp) {
+        P.V.IsWarpIndex = true;
+        P.Key = "%tid.x/32";
+      }
+    }
+    if (!L.Key.empty() && !R.Key.empty() && !Wide)
+      P.Key = ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
+    // Bits 15..0 of the result are zero: a lane-field addend.
+    if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
+      P.LaneOnly = true;
+    if (Base == "and" && ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
+                          (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
+      P.LaneOnly = true;
+    if ((Base == "and" || Base == "or" || Base == "add") && L.LaneOnly &&
+        R.LaneOnly)
+      P.LaneOnly = true;
+    if (Base == "mul" && !Wide &&
+        ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
+         (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
+      P.LaneOnly = true;
+    Out[0] = P;
+    return Out;
+  }
+  // Anything else: unknown, as uniform as its sources when it only
+  // combines them (mad, min, bfe, ...), thread-variant for lane-dependent
+  // instructions, unknown for memory.
+  static const std::set<std::string> Pure = {
+      "mad", "bfe", "bfi", "prmt", "popc", "clz", "brev", "fma",
+      "mul24", "mad24", "sad", "cnot", "lop3", "shf", "slct", "testp",
+      "copysign", "bfind", "fns", "szext"};
+  if (Pure.count(Base.str())) {
+    Uniformity U = Uniformity::CtaUniform;
+    for (const ptx::Operand *S : sources(I))
+      U = join(U, operand(*S).V.Uniform);
+    for (PtxValue &P : Out)
+      P.V.Uniform = U;
+  }
+  return Out;
+}
+
+void RegisterValues::solve() {
+  const size_t N = Code.Instructions.size();
+  // Blocks whose branch decides which definition of a register ran.
+  StringMap<std::vector<unsigned>> DefBlocks;
+  for (size_t Idx = 0; Idx < N; ++Idx)
+    for (const ptx::Operand *D : destinations(Code.Instructions[Idx]))
+      DefBlocks[D->Text].push_back(Code.BlockOf[Idx]);
+
+  Solving = true;
+  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
+    StringMap<PtxValue> Next;
+    for (size_t Idx = 0; Idx < N; ++Idx) {
+      const ptx::Instruction &I = Code.Instructions[Idx];
+      std::vector<const ptx::Operand *> Dests = destinations(I);
+      if (Dests.empty())
+        continue;
+      std::vector<PtxValue> Vals = evaluate(I);
+      Uniformity Guard = Uniformity::CtaUniform;
+      if (I.Pred)
+        Guard = operand(I.Pred->Predicate).V.Uniform;
+      for (size_t D = 0; D < Dests.size(); ++D) {
+        PtxValue V = Vals[D];
+        PtxValue &Slot = Next[Dests[D]->Text];
+        if (!V.Defined)
+          continue; // a source is not known yet (optimistic start)
+        // Written only where the guard holds: the register's value
+        // depends on the guard as well.
+        if (I.Pred)
+          V.V.Uniform = join(V.V.Uniform, Guard);
+        joinInto(Slot, V);
+      }
+    }
+    // Definitions that disagree: which one a thread sees depends on the
+    // branches that lead to them.
+    for (auto &Entry : Next) {
+      PtxValue &V = Entry.second;
+      if (!hasSeveralDefinitions(Entry.first()))
+        continue;
+      std::set<unsigned> Blocks(DefBlocks[Entry.first()].begin(),
+                                DefBlocks[Entry.first()].end());
+      if (Blocks.size() < 2 && V.V.Constant)
+        continue;
+      for (unsigned B : Blocks)
+        for (unsigned C : Code.Controllers(B)) {
+          int Br = Code.BranchOf[C];
+          if (Br < 0 || !Code.Instructions[Br].Pred)
+            continue;
+          PtxValue Cond = operand(Code.Instructions[Br].Pred->Predicate);
+          if (!Cond.Defined)
+            continue;
+          // A lane test on %tid.x alone deciding between definitions is
+          // often nvcc's hoisting of a warp test (`p = warp == 2` set in
+          // the arms of `if (tid == 0)`): which threads see which value
+          // is not followed, so the value is unknown rather than
+          // thread-variant.
+          Uniformity U = Cond.V.Uniform;
+          if (U == Uniformity::ThreadVariant && Cond.TrueFor)
+            U = Uniformity::Unknown;
+          V.V.Uniform = join(V.V.Uniform, U);
+        }
+    }
+    bool Changed = Next.size() != Values.size();
+    if (!Changed)
+      for (auto &Entry : Next) {
+        auto It = Values.find(Entry.first());
+        if (It == Values.end() || !(It->second == Entry.second)) {
+          Changed = true;
+          break;
+        }
+      }
+    Values = std::move(Next);
+    if (!Changed) {
+      Solving = false;
+      return;
+    }
+  }
+  Solving = false;
+  GaveUp = true;
+}
+
+} // namespace tmemcheck

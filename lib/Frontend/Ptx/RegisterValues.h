@@ -1,0 +1,164 @@
+//===- RegisterValues.h - Abstract values of PTX registers ------*- C++ -*-===//
+//
+// Part of tmemcheck. Private to lib/Frontend/Ptx. What is known about each
+// register of one (inlined) instance of a PTX function: constants through
+// mov/add/shl/..., the uniformity class of design.md "Semantics" §3
+// (%tid thread-variant, %ctaid and ld.param CTA-uniform, tid.x >> 5 the
+// warp index, elect.sync one thread, shfl.sync.idx a broadcast), shared-
+// memory slot addresses and the TMEM addresses read back from them.
+//
+// PTX from nvcc is almost SSA: most registers have one definition. The
+// values are computed flow-insensitively, as a fixpoint over all
+// definitions of a register (a loop counter has two). A register whose
+// definitions disagree also takes the uniformity of the branches that
+// decide which definition ran. Anything not understood is unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H
+#define TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H
+
+#include "tmemcheck/Analysis/Value.h"
+#include "tmemcheck/Ptx/Instruction.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <bitset>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tmemcheck {
+
+/// An integer computed from %tid.x and constants only (`tid.x >> 5`,
+/// `(tid.x - 128) < 32u`): evaluated for every possible %tid.x to tell
+/// whether a condition selects whole warps, and which.
+struct TidExpr {
+  enum class Kind { Tid, Constant, Binary } K = Kind::Constant;
+  std::string Op; ///< Binary: add, sub, mul, shl, shr, and, or, xor, div, rem
+  int64_t Value = 0; ///< Constant
+  unsigned Bits = 32;
+  bool Signed = false;
+  std::shared_ptr<const TidExpr> L, R;
+  unsigned Size = 1; ///< nodes, to bound the cost of evaluation
+
+  /// The value for thread \p Tid, or nullopt (division by zero).
+  std::optional<int64_t> evaluate(int64_t Tid) const;
+};
+
+/// The value of one register (or predicate) as far as it is known.
+struct PtxValue {
+  AbstractValue V;
+  /// The value as an expression over kernel inputs (`%tid.x/32`, a
+  /// parameter name, a constant); for predicates the comparison
+  /// (`%tid.x/32==0`). Two branches with the same key select the same
+  /// threads (Block::BranchKey). Empty when the value has no such name.
+  std::string Key;
+  /// The value as a function of %tid.x alone, when it is one.
+  std::shared_ptr<const TidExpr> Tid;
+  bool LaneOnly = false; ///< bits 15..0 are known to be zero.
+  /// SlotAddress: byte offset into the variable, nullopt when unknown.
+  std::optional<int64_t> SlotOffset;
+  /// Predicates comparing the warp index with a constant: the warp indices
+  /// for which it is true ([0]) and false ([1]), when an interval.
+  std::optional<std::pair<int64_t, int64_t>> WarpsWhen[2];
+  /// Predicates on %tid.x alone: the threads (by %tid.x) for which it is
+  /// true.
+  std::shared_ptr<const std::bitset<1024>> TrueFor;
+  bool Defined = false; ///< some definition has been evaluated.
+
+  friend bool operator==(const PtxValue &A, const PtxValue &B);
+};
+
+/// How the instance's code is laid out, as the evaluator needs it.
+struct InstanceCode {
+  /// The instance's instructions, in order.
+  llvm::ArrayRef<ptx::Instruction> Instructions;
+  /// The block (of the instance's own control-flow graph) of each
+  /// instruction, and the instruction index of the conditional branch that
+  /// ends each block that branches on a predicate (-1 for others).
+  std::vector<unsigned> BlockOf;
+  std::vector<int> BranchOf;
+  /// Blocks whose conditional branch decides whether block B runs.
+  std::function<std::vector<unsigned>(unsigned B)> Controllers;
+};
+
+/// Identities of shared-memory slots and of registers, shared by every
+/// instance of one kernel so that a slot means the same region in a callee.
+class PtxIdentities {
+public:
+  /// The slot for byte \p Offset of shared variable \p Var.
+  uint64_t slot(llvm::StringRef Var, int64_t Offset);
+  /// The slot at byte \p Offset of the array whose first slot is \p Array;
+  /// an unknown offset (nullopt) is the class of all its elements, as
+  /// `&full_bar[stage]` names one mbarrier of a pipeline.
+  uint64_t element(uint64_t Array, std::optional<int64_t> Offset);
+  /// A register of one instance (for tcgen05.ld destinations).
+  uint64_t variable(unsigned Instance, llvm::StringRef Reg);
+
+private:
+  llvm::StringMap<uint64_t> Ids;
+  uint64_t Next = 1;
+};
+
+/// The register values of one instance of a function.
+class RegisterValues {
+public:
+  /// \p SharedVars: names of .shared variables visible to the function.
+  /// \p KernelParams: true when the function is the kernel (its parameters
+  /// are CTA-uniform). \p ParamBindings: values of a callee's parameters,
+  /// by parameter name, from the caller's `st.param`.
+  RegisterValues(const InstanceCode &Code,
+                 const llvm::StringMap<std::string> &SharedVars,
+                 bool KernelParams, llvm::StringMap<PtxValue> ParamBindings,
+                 PtxIdentities &Ids);
+
+  /// The value of a leaf operand (register, immediate, symbol) or of an
+  /// address operand's base with its displacement folded into slot
+  /// addresses.
+  PtxValue operand(const ptx::Operand &O) const;
+  /// The value of register \p Name (unknown if never defined).
+  PtxValue reg(llvm::StringRef Name) const;
+  /// True if \p Name is defined by more than one instruction.
+  bool hasSeveralDefinitions(llvm::StringRef Name) const;
+  /// True when the fixpoint did not settle (every value is then unknown).
+  bool gaveUp() const { return GaveUp; }
+
+  /// Destination registers of \p I (registers it writes).
+  static std::vector<const ptx::Operand *>
+  destinations(const ptx::Instruction &I);
+  /// How many leading operands of \p I are destinations (`d|p` of
+  /// elect.sync, setp and shfl counts two).
+  static unsigned destinationOperands(const ptx::Instruction &I);
+  /// Source registers of \p I (registers it reads), guard included.
+  static std::vector<const ptx::Operand *> sources(const ptx::Instruction &I);
+
+private:
+  void solve();
+  /// The values \p I gives its destinations, from the current state.
+  std::vector<PtxValue> evaluate(const ptx::Instruction &I) const;
+  PtxValue special(llvm::StringRef Name) const;
+  PtxValue symbol(llvm::StringRef Name) const;
+
+  const InstanceCode &Code;
+  const llvm::StringMap<std::string> &SharedVars;
+  bool KernelParams;
+  llvm::StringMap<PtxValue> Params;
+  PtxIdentities &Ids;
+  llvm::StringMap<PtxValue> Values;
+  llvm::StringMap<unsigned> DefCount;
+  bool GaveUp = false;
+  bool Solving = false; ///< inside solve(): undefined means "not yet".
+};
+
+/// The unknown value: no constant, Uniformity::Unknown.
+PtxValue unknownValue();
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H

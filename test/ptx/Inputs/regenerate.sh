@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerates the committed .ptx test inputs from their CUDA sources (needs
+# CUDA 13). Paths in .file directives are relative to this directory.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+nvcc="${NVCC:-/usr/local/cuda/bin/nvcc}"
+for src in lifecycle-bugs clean; do
+  "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
+    -o "$src.ptx"
+done
+# Keep the .file paths relative: findings then name "clean.cu:12:3" on any
+# machine.
+sed -i "s|\"$PWD/|\"|" ./*.ptx
