@@ -27,8 +27,7 @@ bool isReturn(const ptx::Instruction &I) {
   return I.base() == "ret" || I.base() == "exit";
 }
 bool endsBlock(const ptx::Instruction &I) {
-  return isBranch(I) || isReturn(I) || I.base() == "trap" ||
-         I.base() == "brx";
+  return isBranch(I) || isReturn(I) || I.base() == "trap" || I.base() == "brx";
 }
 
 /// The label a `bra` jumps to, or empty.
@@ -41,8 +40,8 @@ StringRef branchTarget(const ptx::Instruction &I) {
 
 /// Runtime functions without a body in the module that cannot touch TMEM.
 bool isHarmlessExternal(StringRef Name) {
-  static const StringSet<> Known = {"vprintf", "malloc", "free",
-                                    "__assertfail", "__nv_static_assert"};
+  static const StringSet<> Known = {"vprintf", "malloc", "free", "__assertfail",
+                                    "__nv_static_assert"};
   return Known.contains(Name) || Name.starts_with("__cuda") ||
          Name.starts_with("cudaGetParameterBuffer") ||
          Name.starts_with("cudaLaunchDevice") || Name.starts_with("__nv_");
@@ -272,6 +271,9 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
     }
   }
 
+  Code.Succs.resize(K);
+  for (unsigned B = 0; B < K; ++B)
+    Code.Succs[B] = Out[B].Succs;
   // Control dependence inside the function, for registers whose value
   // depends on which branch arm ran.
   KernelGraph Local;
@@ -353,9 +355,9 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
         std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
         if (!Op) {
           for (const ptx::ParseDiagnostic &D : Diags)
-            G->Remarks.push_back({Map.instruction(Fn, First + Idx).Loc,
-                                  "cannot decode '" + I.Opcode +
-                                      "': " + D.Message});
+            G->Remarks.push_back(
+                {Map.instruction(Fn, First + Idx).Loc,
+                 "cannot decode '" + I.Opcode + "': " + D.Message});
           continue;
         }
         Event E = MakeEvent(Event::Kind::Tmem, Idx);
@@ -406,9 +408,8 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       if (FnIt != FunctionByName.end() && !M.Functions[FnIt->second].HasBody &&
           isHarmlessExternal(Callee->Text))
         continue;
-      bool Recursive =
-          FnIt != FunctionByName.end() &&
-          llvm::is_contained(F.Active, FnIt->second);
+      bool Recursive = FnIt != FunctionByName.end() &&
+                       llvm::is_contained(F.Active, FnIt->second);
       bool TooDeep = F.Stack.size() >= Limits.MaxCallDepth;
       if (FnIt == FunctionByName.end() || !M.Functions[FnIt->second].HasBody ||
           Recursive || TooDeep) {
@@ -469,8 +470,8 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       // reconverge after the loop.
       for (auto [Header, Back] : BackEdges) {
         unsigned Target = isBranch(I) ? LabelAt.lookup(branchTarget(I)) : N;
-        if ((Header <= Last && Last <= Back && (Target <= Header ||
-                                                Target > Back)) ||
+        if ((Header <= Last && Last <= Back &&
+             (Target <= Header || Target > Back)) ||
             (Target > Last && Last < Header && Back < Target))
           Blk.BranchIsLoop = true;
       }

@@ -85,7 +85,7 @@ private:
   bool BudgetReported = false;
   bool DepthReported = false;
   /// Branch blocks on %tid.x alone: the threads that take arm 0.
-  std::map<unsigned, std::shared_ptr<const std::bitset<1024>>> BranchThreads;
+  std::map<unsigned, std::shared_ptr<const ThreadSet>> BranchThreads;
 };
 
 } // namespace tmemcheck

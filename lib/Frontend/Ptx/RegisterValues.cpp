@@ -23,6 +23,8 @@ bool sameExpr(const std::shared_ptr<const TidExpr> &A,
     return !A && !B;
   if (A == B)
     return true;
+  if (A->K == TidExpr::Kind::Table || B->K == TidExpr::Kind::Table)
+    return A->K == B->K && *A->Values == *B->Values;
   return A->K == B->K && A->Op == B->Op && A->Value == B->Value &&
          A->Bits == B->Bits && A->Signed == B->Signed && sameExpr(A->L, B->L) &&
          sameExpr(A->R, B->R);
@@ -36,12 +38,11 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
     return false;
   return A.Defined == B.Defined && A.Key == B.Key && sameExpr(A.Tid, B.Tid) &&
          A.LaneOnly == B.LaneOnly && A.SlotOffset == B.SlotOffset &&
-         A.WarpsWhen[0] == B.WarpsWhen[0] &&
-         A.WarpsWhen[1] == B.WarpsWhen[1] && X.Constant == Y.Constant &&
-         X.Uniform == Y.Uniform && X.IsWarpIndex == Y.IsWarpIndex &&
-         X.Address == Y.Address && X.Slot == Y.Slot &&
-         X.SlotArray == Y.SlotArray && X.LaneOffset == Y.LaneOffset &&
-         X.ColumnOffset == Y.ColumnOffset;
+         A.WarpsWhen[0] == B.WarpsWhen[0] && A.WarpsWhen[1] == B.WarpsWhen[1] &&
+         X.Constant == Y.Constant && X.Uniform == Y.Uniform &&
+         X.IsWarpIndex == Y.IsWarpIndex && X.Address == Y.Address &&
+         X.Slot == Y.Slot && X.SlotArray == Y.SlotArray &&
+         X.LaneOffset == Y.LaneOffset && X.ColumnOffset == Y.ColumnOffset;
 }
 
 PtxValue unknownValue() {
@@ -52,8 +53,8 @@ PtxValue unknownValue() {
 }
 
 uint64_t PtxIdentities::slot(StringRef Var, int64_t Offset) {
-  auto [It, New] = Ids.try_emplace(("slot:" + Var + "+" + Twine(Offset)).str(),
-                                   Next);
+  auto [It, New] =
+      Ids.try_emplace(("slot:" + Var + "+" + Twine(Offset)).str(), Next);
   if (New)
     ++Next;
   return It->second;
@@ -84,6 +85,10 @@ std::optional<int64_t> TidExpr::evaluate(int64_t Tid) const {
     return Tid;
   case Kind::Constant:
     return Value;
+  case Kind::Table:
+    if (Tid < 0 || size_t(Tid) >= Values->size())
+      return std::nullopt;
+    return (*Values)[Tid];
   case Kind::Binary:
     break;
   }
@@ -230,10 +235,10 @@ std::optional<int64_t> fold(StringRef Op, int64_t L, int64_t R) {
       .Case("add", int64_t(UL + UR))
       .Case("sub", int64_t(UL - UR))
       .Case("mul", int64_t(UL * UR))
-      .Case("shl", UR < 64 ? std::optional<int64_t>(int64_t(UL << UR))
-                           : std::nullopt)
-      .Case("shr", UR < 64 ? std::optional<int64_t>(int64_t(UL >> UR))
-                           : std::nullopt)
+      .Case("shl",
+            UR < 64 ? std::optional<int64_t>(int64_t(UL << UR)) : std::nullopt)
+      .Case("shr",
+            UR < 64 ? std::optional<int64_t>(int64_t(UL >> UR)) : std::nullopt)
       .Case("and", L & R)
       .Case("or", L | R)
       .Case("xor", L ^ R)
@@ -287,39 +292,13 @@ void warpArms(StringRef Op, int64_t C, PtxValue &P) {
     P.WarpsWhen[0] = Range{C, MaxWarp}, P.WarpsWhen[1] = Range{0, C - 1};
 }
 
-/// Evaluates `a OP b` for every %tid.x of a block (at most 1024): when the
-/// threads that take it are whole warps, sets the predicate's key and warp
-/// arms and \p U to WarpUniform (CtaUniform when all or none do).
-bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A,
-                  const TidExpr &B, PtxValue &P, std::optional<Uniformity> &U) {
-  constexpr int Threads = 1024, Warps = Threads / 32;
-  std::vector<int8_t> Truth(Threads);
-  for (int T = 0; T < Threads; ++T) {
-    std::optional<int64_t> L = A.evaluate(T), R = B.evaluate(T);
-    if (!L || !R)
-      return false;
-    int64_t X = *L, Y = *R;
-    if (!Signed && A.Bits <= 32) {
-      X = int64_t(uint32_t(X));
-      Y = int64_t(uint32_t(Y));
-    }
-    bool V = Op == "==" ? X == Y
-             : Op == "!=" ? X != Y
-             : Signed || A.Bits <= 32
-                 ? (Op == "<" ? X < Y
-                    : Op == "<=" ? X <= Y
-                    : Op == ">"  ? X > Y
-                                 : X >= Y)
-                 : (Op == "<" ? uint64_t(X) < uint64_t(Y)
-                    : Op == "<=" ? uint64_t(X) <= uint64_t(Y)
-                    : Op == ">"  ? uint64_t(X) > uint64_t(Y)
-                                 : uint64_t(X) >= uint64_t(Y));
-    Truth[T] = V;
-  }
-  auto Set = std::make_shared<std::bitset<Threads>>();
-  for (int T = 0; T < Threads; ++T)
-    Set->set(T, Truth[T]);
-  P.TrueFor = std::move(Set);
+/// Classifies a predicate by the threads it holds for: when they are whole
+/// warps, sets its key and warp arms and \p U to WarpUniform (CtaUniform
+/// when all or none do); false when it splits a warp.
+bool classifyThreads(const ThreadSet &Truth, PtxValue &P,
+                     std::optional<Uniformity> &U) {
+  constexpr int Threads = MaxThreads, Warps = Threads / 32;
+  P.TrueFor = std::make_shared<const ThreadSet>(Truth);
   for (int T = 0; T < Threads; ++T)
     if (Truth[T] != Truth[T & ~31])
       return false; // splits a warp: thread-variant, decided by the caller
@@ -362,6 +341,100 @@ bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A,
   return true;
 }
 
+/// Evaluates `a OP b` for every %tid.x of a block (at most 1024) and
+/// classifies the result (classifyThreads).
+bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A, const TidExpr &B,
+                  PtxValue &P, std::optional<Uniformity> &U) {
+  ThreadSet Truth;
+  for (unsigned T = 0; T < MaxThreads; ++T) {
+    std::optional<int64_t> L = A.evaluate(T), R = B.evaluate(T);
+    if (!L || !R)
+      return false;
+    int64_t X = *L, Y = *R;
+    if (!Signed && A.Bits <= 32) {
+      X = int64_t(uint32_t(X));
+      Y = int64_t(uint32_t(Y));
+    }
+    bool V = Op == "=="   ? X == Y
+             : Op == "!=" ? X != Y
+             : Signed || A.Bits <= 32
+                 ? (Op == "<"    ? X < Y
+                    : Op == "<=" ? X <= Y
+                    : Op == ">"  ? X > Y
+                                 : X >= Y)
+                 : (Op == "<"    ? uint64_t(X) < uint64_t(Y)
+                    : Op == "<=" ? uint64_t(X) <= uint64_t(Y)
+                    : Op == ">"  ? uint64_t(X) > uint64_t(Y)
+                                 : uint64_t(X) >= uint64_t(Y));
+    Truth.set(T, V);
+  }
+  return classifyThreads(Truth, P, U);
+}
+
+/// A predicate known thread by thread: warp-uniform when it selects whole
+/// warps, thread-variant otherwise.
+PtxValue predicateOf(const ThreadSet &Truth) {
+  if (Truth.all() || Truth.none())
+    return constant(Truth.all() ? 1 : 0);
+  PtxValue P = unknownValue();
+  std::optional<Uniformity> U;
+  P.V.Uniform = classifyThreads(Truth, P, U) ? *U : Uniformity::ThreadVariant;
+  auto E = std::make_shared<TidExpr>();
+  E->K = TidExpr::Kind::Table;
+  auto Values = std::make_shared<ThreadTable>(MaxThreads);
+  for (unsigned T = 0; T < MaxThreads; ++T)
+    (*Values)[T] = Truth[T];
+  E->Values = std::move(Values);
+  P.Tid = std::move(E);
+  return P;
+}
+
+/// An integer known thread by thread (ThreadValues).
+PtxValue integerOf(const ThreadTable &Values) {
+  if (llvm::all_equal(Values))
+    return constant(Values.front());
+  PtxValue P = unknownValue();
+  bool WarpUniform = true, IsWarp = true;
+  for (unsigned T = 0; T < MaxThreads; ++T) {
+    WarpUniform &= Values[T] == Values[T & ~31u];
+    IsWarp &= Values[T] == int64_t(T / 32);
+  }
+  P.V.Uniform =
+      WarpUniform ? Uniformity::WarpUniform : Uniformity::ThreadVariant;
+  if (IsWarp) {
+    P.V.IsWarpIndex = true;
+    P.Key = "%tid.x/32";
+  }
+  auto E = std::make_shared<TidExpr>();
+  E->K = TidExpr::Kind::Table;
+  E->Values = std::make_shared<const ThreadTable>(Values);
+  P.Tid = std::move(E);
+  return P;
+}
+
+/// The value of \p P in each thread, when it is a function of %tid.x.
+std::optional<ThreadTable> tableOf(const PtxValue &P) {
+  if (P.V.isSlotAddress() || P.V.isTmemAddress())
+    return std::nullopt;
+  if (P.V.Constant)
+    return ThreadTable(MaxThreads, *P.V.Constant);
+  ThreadTable T(MaxThreads);
+  if (P.TrueFor) {
+    for (unsigned I = 0; I < MaxThreads; ++I)
+      T[I] = P.TrueFor->test(I);
+    return T;
+  }
+  if (!P.Tid)
+    return std::nullopt;
+  for (unsigned I = 0; I < MaxThreads; ++I) {
+    std::optional<int64_t> V = P.Tid->evaluate(I);
+    if (!V)
+      return std::nullopt;
+    T[I] = *V;
+  }
+  return T;
+}
+
 /// `setp.CMP.type p, a, b`.
 PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
   PtxValue P = unknownValue();
@@ -375,7 +448,7 @@ PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
   }
   if (A.V.Constant && B.V.Constant) {
     int64_t L = *A.V.Constant, R = *B.V.Constant;
-    bool T = Op == "==" ? L == R
+    bool T = Op == "=="   ? L == R
              : Op == "!=" ? L != R
              : Op == "<"  ? L < R
              : Op == "<=" ? L <= R
@@ -413,6 +486,79 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
     for (const ptx::Operand *D : destinations(I))
       ++DefCount[D->Text];
   solve();
+  // What the per-thread walk learns can decide further branches on %tid.x:
+  // a few rounds (one is typical).
+  for (unsigned Round = 0; Round < 4 && !GaveUp && refineByThread(); ++Round)
+    solve();
+}
+
+bool RegisterValues::refineByThread() {
+  /// Walks per instance (each costs blocks × 1024 cells).
+  constexpr unsigned MaxWalks = 32;
+  if (Code.Succs.empty())
+    return false;
+  // Candidates: registers with several definitions, each a function of
+  // %tid.x, whose join lost what they are.
+  std::vector<std::string> Candidates;
+  StringMap<bool> Viable, Predicate;
+  for (size_t Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
+    const ptx::Instruction &I = Code.Instructions[Idx];
+    std::vector<const ptx::Operand *> Dests = destinations(I);
+    if (Dests.empty())
+      continue;
+    std::vector<PtxValue> Vals = evaluate(I);
+    for (size_t D = 0; D < Dests.size(); ++D) {
+      StringRef Name = Dests[D]->Text;
+      if (!hasSeveralDefinitions(Name) || Overrides.count(Name))
+        continue;
+      auto [It, New] = Viable.try_emplace(Name, true);
+      It->second = It->second && tableOf(Vals[D]).has_value();
+      auto [PIt, PNew] = Predicate.try_emplace(Name, true);
+      PIt->second = PIt->second && (I.base() == "setp" || I.hasPart("pred"));
+      if (New)
+        Candidates.push_back(Name.str());
+    }
+  }
+  auto DefinedValue = [&](unsigned Idx,
+                          StringRef Reg) -> std::optional<ThreadTable> {
+    const ptx::Instruction &I = Code.Instructions[Idx];
+    std::vector<const ptx::Operand *> Dests = destinations(I);
+    std::vector<PtxValue> Vals = evaluate(I);
+    for (size_t D = 0; D < Dests.size(); ++D)
+      if (Dests[D]->Text == Reg && Vals[D].Defined)
+        return tableOf(Vals[D]);
+    return std::nullopt;
+  };
+  auto Holds = [&](const ptx::Operand &Pred) -> const ThreadSet * {
+    auto It = Values.find(Pred.Text);
+    return It != Values.end() && It->second.TrueFor ? It->second.TrueFor.get()
+                                                    : nullptr;
+  };
+  ThreadFlowOracle Oracle{DefinedValue, Holds};
+  bool Learnt = false;
+  unsigned Walks = 0;
+  for (const std::string &Name : Candidates) {
+    if (!Viable.lookup(Name) || Walks++ >= MaxWalks)
+      continue;
+    auto Cur = Values.find(Name);
+    if (Cur != Values.end() && (Cur->second.V.Constant || Cur->second.Tid))
+      continue; // already known
+    std::optional<ThreadTable> T = threadValuesAtReads(Code, Name, Oracle);
+    if (!T)
+      continue;
+    PtxValue P;
+    if (Predicate.lookup(Name)) {
+      ThreadSet Truth;
+      for (unsigned X = 0; X < MaxThreads; ++X)
+        Truth.set(X, (*T)[X] != 0);
+      P = predicateOf(Truth);
+    } else {
+      P = integerOf(*T);
+    }
+    Overrides[Name] = std::move(P);
+    Learnt = true;
+  }
+  return Learnt;
 }
 
 unsigned RegisterValues::destinationOperands(const ptx::Instruction &I) {
@@ -437,15 +583,35 @@ RegisterValues::destinations(const ptx::Instruction &I) {
     return Out;
   StringRef Base = I.base();
   // Instructions whose first operand is read, not written.
-  static const std::set<std::string> NoDest = {
-      "st",     "red",     "bar",       "barrier", "bra",  "call",
-      "ret",    "exit",    "trap",      "fence",   "membar", "prefetch",
-      "prefetchu", "cp",   "cp.async",  "mbarrier", "griddepcontrol",
-      "setmaxnreg", "discard", "applypriority", "createpolicy",
-      "stmatrix", "pmevent", "nanosleep", "brkpt", "cvta"};
+  static const std::set<std::string> NoDest = {"st",
+                                               "red",
+                                               "bar",
+                                               "barrier",
+                                               "bra",
+                                               "call",
+                                               "ret",
+                                               "exit",
+                                               "trap",
+                                               "fence",
+                                               "membar",
+                                               "prefetch",
+                                               "prefetchu",
+                                               "cp",
+                                               "cp.async",
+                                               "mbarrier",
+                                               "griddepcontrol",
+                                               "setmaxnreg",
+                                               "discard",
+                                               "applypriority",
+                                               "createpolicy",
+                                               "stmatrix",
+                                               "pmevent",
+                                               "nanosleep",
+                                               "brkpt",
+                                               "cvta"};
   if (Base == "tcgen05") {
-    if (I.Parts.size() > 1 && I.Parts[1] == "ld" && I.Operands[0].K ==
-                                                        ptx::Operand::Kind::Vector)
+    if (I.Parts.size() > 1 && I.Parts[1] == "ld" &&
+        I.Operands[0].K == ptx::Operand::Kind::Vector)
       for (const ptx::Operand &E : I.Operands[0].Elements)
         if (E.K == ptx::Operand::Kind::Register)
           Out.push_back(&E);
@@ -620,8 +786,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     return Out;
   }
   if (Base == "ld") {
-    const ptx::Operand *Addr =
-        I.Operands.size() > 1 ? &I.Operands[1] : nullptr;
+    const ptx::Operand *Addr = I.Operands.size() > 1 ? &I.Operands[1] : nullptr;
     if (!Addr || Addr->K != ptx::Operand::Kind::Address ||
         Addr->Elements.empty() || Out.size() != 1)
       return Out;
@@ -652,8 +817,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     return Out;
   }
   if (Base == "setp" && Out.size() >= 1 && I.Parts.size() > 1) {
-    PtxValue P =
-        compare(I.Parts[1], Signed, Src(FirstSrc), Src(FirstSrc + 1));
+    PtxValue P = compare(I.Parts[1], Signed, Src(FirstSrc), Src(FirstSrc + 1));
     bool BoolOp = I.hasPart("and") || I.hasPart("or") || I.hasPart("xor");
     if (BoolOp) {
       PtxValue C = Src(FirstSrc + 2);
@@ -693,8 +857,36 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     }
     return Out;
   }
+  // Predicates known thread by thread combine thread by thread.
+  if (I.hasPart("pred") && Out.size() == 1) {
+    PtxValue A = Src(1), B = Src(2);
+    if (Base == "not" && A.TrueFor) {
+      Out[0] = predicateOf(~*A.TrueFor);
+      return Out;
+    }
+    if ((Base == "and" || Base == "or" || Base == "xor") && A.TrueFor &&
+        B.TrueFor) {
+      const ThreadSet &X = *A.TrueFor, &Y = *B.TrueFor;
+      Out[0] = predicateOf(Base == "and"  ? X & Y
+                           : Base == "or" ? X | Y
+                                          : X ^ Y);
+      return Out;
+    }
+  }
   if (Base == "selp" && Out.size() == 1) {
     PtxValue A = Src(1), B = Src(2), C = Src(3);
+    if (C.TrueFor && !C.V.Constant) {
+      // `selp.u32 r, 1, 0, p` of a predicate known thread by thread.
+      std::optional<ThreadTable> TA = tableOf(A), TB = tableOf(B);
+      if (TA && TB) {
+        ThreadTable T(MaxThreads);
+        for (unsigned X = 0; X < MaxThreads; ++X)
+          T[X] =
+              truncate(C.TrueFor->test(X) ? (*TA)[X] : (*TB)[X], Bits, Signed);
+        Out[0] = integerOf(T);
+        return Out;
+      }
+    }
     PtxValue P = A;
     joinInto(P, B);
     P.V.Uniform = join(P.V.Uniform, C.V.Uniform);
@@ -719,15 +911,15 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     Out[0] = P;
     return Out;
   }
-  static const std::set<std::string> Binary = {
-      "add", "sub", "mul", "shl", "shr", "and", "or",
-      "xor", "div", "rem", "min", "max"};
+  static const std::set<std::string> Binary = {"add", "sub", "mul", "shl",
+                                               "shr", "and", "or",  "xor",
+                                               "div", "rem", "min", "max"};
   if (Binary.count(Base.str()) && Out.size() == 1 && I.Operands.size() == 3) {
     PtxValue L = Src(1), R = Src(2);
     PtxValue P = withUniformity(join(L.V.Uniform, R.V.Uniform));
     bool Wide = I.hasPart("wide") || I.hasPart("hi");
-    if (L.V.Constant && R.V.Constant && !Wide && Bits &&
-        !L.V.isSlotAddress() && !R.V.isSlotAddress()) {
+    if (L.V.Constant && R.V.Constant && !Wide && Bits && !L.V.isSlotAddress() &&
+        !R.V.isSlotAddress()) {
       if (std::optional<int64_t> C = fold(Base, *L.V.Constant, *R.V.Constant))
         Out[0] = constant(truncate(*C, Bits, Signed));
       else
@@ -763,8 +955,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       P.V.Spelling = B.V.SlotName;
       if (A.V.Constant) {
         int64_t C = *A.V.Constant * (Base == "sub" ? -1 : 1);
-        if (C >= 0 && !(Base == "or" && ((B.V.ColumnOffset.value_or(1) &
-                                          C & 0xFFFF) != 0))) {
+        if (C >= 0 && !(Base == "or" &&
+                        ((B.V.ColumnOffset.value_or(1) & C & 0xFFFF) != 0))) {
           if (B.V.LaneOffset)
             P.V.LaneOffset = *B.V.LaneOffset + (C >> 16);
           if (B.V.ColumnOffset)
@@ -832,9 +1024,9 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   // combines them (mad, min, bfe, ...), thread-variant for lane-dependent
   // instructions, unknown for memory.
   static const std::set<std::string> Pure = {
-      "mad", "bfe", "bfi", "prmt", "popc", "clz", "brev", "fma",
-      "mul24", "mad24", "sad", "cnot", "lop3", "shf", "slct", "testp",
-      "copysign", "bfind", "fns", "szext"};
+      "mad",  "bfe",   "bfi",      "prmt",  "popc", "clz",  "brev",
+      "fma",  "mul24", "mad24",    "sad",   "cnot", "lop3", "shf",
+      "slct", "testp", "copysign", "bfind", "fns",  "szext"};
   if (Pure.count(Base.str())) {
     Uniformity U = Uniformity::CtaUniform;
     for (const ptx::Operand *S : sources(I))
@@ -906,6 +1098,8 @@ void RegisterValues::solve() {
           V.V.Uniform = join(V.V.Uniform, U);
         }
     }
+    for (auto &Entry : Overrides)
+      Next[Entry.first()] = Entry.second;
     bool Changed = Next.size() != Values.size();
     if (!Changed)
       for (auto &Entry : Next) {

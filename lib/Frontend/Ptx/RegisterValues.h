@@ -18,6 +18,8 @@
 #ifndef TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H
 #define TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H
 
+#include "ThreadValues.h"
+
 #include "tmemcheck/Analysis/Value.h"
 #include "tmemcheck/Ptx/Instruction.h"
 
@@ -39,12 +41,15 @@ namespace tmemcheck {
 /// `(tid.x - 128) < 32u`): evaluated for every possible %tid.x to tell
 /// whether a condition selects whole warps, and which.
 struct TidExpr {
-  enum class Kind { Tid, Constant, Binary } K = Kind::Constant;
+  /// Table: a value per %tid.x (ThreadValues), for registers nvcc sets in
+  /// several arms of a %tid.x test.
+  enum class Kind { Tid, Constant, Binary, Table } K = Kind::Constant;
   std::string Op; ///< Binary: add, sub, mul, shl, shr, and, or, xor, div, rem
   int64_t Value = 0; ///< Constant
   unsigned Bits = 32;
   bool Signed = false;
   std::shared_ptr<const TidExpr> L, R;
+  std::shared_ptr<const ThreadTable> Values; ///< Table
   unsigned Size = 1; ///< nodes, to bound the cost of evaluation
 
   /// The value for thread \p Tid, or nullopt (division by zero).
@@ -69,21 +74,14 @@ struct PtxValue {
   std::optional<std::pair<int64_t, int64_t>> WarpsWhen[2];
   /// Predicates on %tid.x alone: the threads (by %tid.x) for which it is
   /// true.
-  std::shared_ptr<const std::bitset<1024>> TrueFor;
+  std::shared_ptr<const ThreadSet> TrueFor;
   bool Defined = false; ///< some definition has been evaluated.
 
   friend bool operator==(const PtxValue &A, const PtxValue &B);
 };
 
 /// How the instance's code is laid out, as the evaluator needs it.
-struct InstanceCode {
-  /// The instance's instructions, in order.
-  llvm::ArrayRef<ptx::Instruction> Instructions;
-  /// The block (of the instance's own control-flow graph) of each
-  /// instruction, and the instruction index of the conditional branch that
-  /// ends each block that branches on a predicate (-1 for others).
-  std::vector<unsigned> BlockOf;
-  std::vector<int> BranchOf;
+struct InstanceCode : ThreadFlowGraph {
   /// Blocks whose conditional branch decides whether block B runs.
   std::function<std::vector<unsigned>(unsigned B)> Controllers;
 };
@@ -140,6 +138,9 @@ public:
 
 private:
   void solve();
+  /// Registers whose definitions disagree, followed thread by thread
+  /// (ThreadValues): true if a value was learnt.
+  bool refineByThread();
   /// The values \p I gives its destinations, from the current state.
   std::vector<PtxValue> evaluate(const ptx::Instruction &I) const;
   PtxValue special(llvm::StringRef Name) const;
@@ -152,6 +153,9 @@ private:
   PtxIdentities &Ids;
   llvm::StringMap<PtxValue> Values;
   llvm::StringMap<unsigned> DefCount;
+  /// Values proved per thread (refineByThread): they replace the join of
+  /// the register's definitions.
+  llvm::StringMap<PtxValue> Overrides;
   bool GaveUp = false;
   bool Solving = false; ///< inside solve(): undefined means "not yet".
 };
