@@ -30,7 +30,8 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
-    std::vector<ReadBeforeWaitLoad> Reads = findReadsBeforeWaitLoad(G, Ctx.budget());
+    std::vector<ReadBeforeWaitLoad> Reads =
+        findReadsBeforeWaitLoad(G, Ctx.budget());
     // The wait goes before the first read of each load (in program order):
     // one wait completes all of the load's registers.
     std::map<unsigned, unsigned> FirstReadOf;
@@ -41,7 +42,13 @@ public:
     }
     std::optional<EventIndex> Index;
     std::set<int> Fixed; // statements that already got the wait
+    // One finding per read position and load position: copies of a load
+    // and of its reads that the compiler made (an unrolled loop in PTX)
+    // are one finding, as in the source.
+    std::set<std::pair<SourceLoc, SourceLoc>> Reported;
     for (const ReadBeforeWaitLoad &R : Reads) {
+      if (!Reported.insert({R.Read->userLoc(), R.Load->userLoc()}).second)
+        continue;
       Finding F = makeFinding(
           G, R.Read->userLoc(),
           fmt::format("'{}' is read before tcgen05.wait::ld; the value is "

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -305,11 +306,56 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
                      "treated as unknown",
                      displayName(Fn.Name, true))});
 
-  StringSet<> Loaded; // destinations of tcgen05.ld
-  for (const ptx::Instruction &I : Instrs)
-    if (I.base() == "tcgen05" && I.Parts.size() > 1 && I.Parts[1] == "ld")
-      for (const ptx::Operand *D : RegisterValues::destinations(I))
-        Loaded.insert(D->Text);
+  // The destinations of one tcgen05.ld are one variable, as the array a
+  // CUDA source loads into: a read of any of them reads the load's result,
+  // and nvcc's one instruction per register of `sum += v[i]` (unrolled) is
+  // one read per source position, as on the Clang side.
+  StringMap<SmallVector<unsigned, 1>> LoadsWriting; // register -> ld indices
+  std::map<unsigned, std::string> LoadName;         // ld index -> its name
+  auto LoadVariable = [&](unsigned Ld) {
+    return Ids.variable(F.Id, ("tcgen05.ld@" + Twine(Ld)).str());
+  };
+  for (unsigned Idx = 0; Idx < N; ++Idx) {
+    const ptx::Instruction &I = Instrs[Idx];
+    if (I.base() != "tcgen05" || I.Parts.size() < 2 || I.Parts[1] != "ld")
+      continue;
+    std::vector<const ptx::Operand *> Dests = RegisterValues::destinations(I);
+    if (Dests.empty())
+      continue;
+    LoadName[Idx] = Dests.size() == 1
+                        ? Dests[0]->Text
+                        : fmt::format("{{{}, ..., {}}}", Dests.front()->Text,
+                                      Dests.back()->Text);
+    for (const ptx::Operand *D : Dests)
+      if (!llvm::is_contained(LoadsWriting[D->Text], Idx))
+        LoadsWriting[D->Text].push_back(Idx);
+  }
+  // A register copy (`mov.b32 %f1, %r5` is nvcc's __uint_as_float) is not
+  // a use: its destination holds the same load's result, and the use is
+  // where that is read (nvcc may hoist the copy above the wait::ld that
+  // the source writes before the use).
+  auto IsCopy = [](const ptx::Instruction &I) {
+    return I.base() == "mov" && !I.Pred && I.Operands.size() == 2 &&
+           I.Operands[0].K == ptx::Operand::Kind::Register &&
+           I.Operands[1].K == ptx::Operand::Kind::Register;
+  };
+  for (bool Changed = !LoadsWriting.empty(); Changed;) {
+    Changed = false;
+    for (const ptx::Instruction &I : Instrs) {
+      if (!IsCopy(I))
+        continue;
+      auto From = LoadsWriting.find(I.Operands[1].Text);
+      if (From == LoadsWriting.end())
+        continue;
+      SmallVector<unsigned, 1> Lds = From->second;
+      SmallVector<unsigned, 1> &To = LoadsWriting[I.Operands[0].Text];
+      for (unsigned Ld : Lds)
+        if (!llvm::is_contained(To, Ld)) {
+          To.push_back(Ld);
+          Changed = true;
+        }
+    }
+  }
 
   std::vector<unsigned> FirstG(K), LastG(K);
   for (unsigned B = 0; B < K; ++B)
@@ -332,23 +378,32 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
   for (unsigned B = 0; B < K; ++B) {
     unsigned Cur = FirstG[B];
     unsigned End = B + 1 < K ? Starts[B + 1] : N;
+    // Loads already read at a source position since the last tcgen05
+    // instruction of the block.
+    std::set<std::tuple<unsigned, std::string, unsigned, unsigned>> ReadAt;
     for (unsigned Idx = Starts[B]; Idx < End && N; ++Idx) {
       if (overBudget())
         break;
       const ptx::Instruction &I = Instrs[Idx];
       StringRef Base = I.base();
       // Reads of registers a tcgen05.ld wrote (tmem-ld-use-before-wait).
-      if (!Loaded.empty()) {
-        StringSet<> Seen;
-        for (const ptx::Operand *S : RegisterValues::sources(I))
-          if (Loaded.contains(S->Text) && Seen.insert(S->Text).second) {
+      if (!LoadsWriting.empty() && !IsCopy(I)) {
+        for (const ptx::Operand *S : RegisterValues::sources(I)) {
+          auto It = LoadsWriting.find(S->Text);
+          if (It == LoadsWriting.end())
+            continue;
+          for (unsigned Ld : It->second) {
             Event E = MakeEvent(Event::Kind::VariableRead, Idx);
+            SourceLoc At = E.userLoc();
+            if (!ReadAt.insert({Ld, At.File, At.Line, At.Column}).second)
+              continue;
             E.Opcode.clear();
             E.Guarded = false;
-            E.VariableId = Ids.variable(F.Id, S->Text);
-            E.VariableName = S->Text;
+            E.VariableId = LoadVariable(Ld);
+            E.VariableName = LoadName[Ld];
             addEvent(Cur, std::move(E));
           }
+        }
       }
       if (Base == "tcgen05") {
         std::vector<ptx::ParseDiagnostic> Diags;
@@ -364,6 +419,14 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
         E.Op = std::move(Op);
         for (const ptx::Operand &O : I.Operands)
           E.Operands.push_back(operandValue(O, Values, F.Id));
+        if (auto Name = LoadName.find(Idx);
+            Name != LoadName.end() && E.Op->DataOperand >= 0 &&
+            size_t(E.Op->DataOperand) < E.Operands.size())
+          for (AbstractValue &El : E.Operands[E.Op->DataOperand].Elements) {
+            El.VariableId = LoadVariable(Idx);
+            El.VariableName = Name->second;
+          }
+        ReadAt.clear();
         addEvent(Cur, std::move(E));
         continue;
       }
