@@ -76,8 +76,9 @@ private:
                     "512; only {} of them can hold their columns at once, the "
                     "others wait in tcgen05.alloc until one frees them (rule "
                     "A4)",
-                    G.CoResidentCtasAssumed ? "the launch is assumed to keep"
-                                            : "__launch_bounds__ asks for",
+                    G.CoResidentCtasAssumed
+                        ? std::string("the launch is assumed to keep")
+                        : G.CoResidentCtasOrigin + " asks for",
                     G.CoResidentCtas, *Peak, *Peak * G.CoResidentCtas, Fit));
     F.Level = Severity::Warning;
     if (PeakAlloc)

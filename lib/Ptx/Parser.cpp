@@ -532,10 +532,24 @@ void Parser::parseFunctionHeader() {
   advance();
   if (cur().isPunct('(') && !ParamList(F.Params))
     return;
-  // Performance directives (.maxntid 128, 1, 1) up to the body or ';'.
+  // Performance directives (.maxntid 128, 1, 1) up to the body or ';';
+  // .minnctapersm is kept (tmem-alloc-budget).
   while (!atEnd() && !cur().isPunct('{') && !cur().isPunct(';') &&
-         !cur().isPunct('}'))
+         !cur().isPunct('}')) {
+    if (cur().Spelling == ".minnctapersm") {
+      TextRange At = {cur().Offset, cur().Length};
+      advance();
+      unsigned N = 0;
+      if (cur().is(Token::Kind::Number) &&
+          !StringRef(cur().Spelling).getAsInteger(0, N) && N > 0 &&
+          N < (1u << 16)) {
+        F.MinCtasPerSm = N;
+        F.MinCtasPerSmRange = At;
+      }
+      continue;
+    }
     advance();
+  }
   F.FirstInstruction = F.EndInstruction = Out.Instructions.size();
   F.FirstLabel = F.EndLabel = Out.Labels.size();
   F.FirstLoc = F.EndLoc = M->Locs.size();

@@ -208,6 +208,9 @@ struct KernelGraph {
   /// assumed.
   SourceLoc CoResidentCtasLoc;
   bool CoResidentCtasAssumed = false;
+  /// What asks for CoResidentCtas when not assumed, as findings name it:
+  /// the CUDA attribute, or the PTX directive nvcc writes it as.
+  std::string CoResidentCtasOrigin = "__launch_bounds__";
   /// The kernel's time budget ran out while the graph was built (it is
   /// Truncated too): nothing may be reported for the kernel.
   bool OutOfTime = false;

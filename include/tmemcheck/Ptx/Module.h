@@ -64,6 +64,10 @@ struct FunctionDecl {
   unsigned FirstInstruction = 0, EndInstruction = 0;
   unsigned FirstLabel = 0, EndLabel = 0;
   unsigned FirstLoc = 0, EndLoc = 0;
+  /// `.minnctapersm N` of an entry (nvcc writes the min-blocks argument of
+  /// `__launch_bounds__` so): CTAs to keep resident per SM; 0 when absent.
+  unsigned MinCtasPerSm = 0;
+  TextRange MinCtasPerSmRange;
 };
 
 /// A data declaration: `.shared .align 4 .u32 slot;`, `.global .b8 x[16];`.

@@ -636,6 +636,11 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   Graph.Name = displayName(Fn.Name, /*IsFunction=*/true);
   Graph.Loc = Map.functionLoc(Fn);
   Graph.EndLoc = Map.ptxLoc(Fn.CloseBrace.Offset);
+  if (Fn.MinCtasPerSm) {
+    Graph.CoResidentCtas = Fn.MinCtasPerSm;
+    Graph.CoResidentCtasLoc = Map.ptxLoc(Fn.MinCtasPerSmRange.Offset);
+    Graph.CoResidentCtasOrigin = ".minnctapersm";
+  }
   Graph.Exit = Graph.addBlock();
   Frame Root;
   Root.Function = Function;
