@@ -125,10 +125,11 @@ OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
   return R;
 }
 
-StringMap<PtxValue> PtxGraphBuilder::bindArguments(
-    const ptx::FunctionDecl &Callee, const ptx::Instruction &Call,
-    unsigned CallIndex, unsigned BlockBegin, const RegisterValues &Values) {
-  StringMap<PtxValue> Bindings;
+std::vector<std::optional<PtxValue>>
+PtxGraphBuilder::argumentValues(const ptx::Instruction &Call,
+                                unsigned CallIndex, unsigned BlockBegin,
+                                const RegisterValues &Values) {
+  std::vector<std::optional<PtxValue>> Result;
   // call (ret), callee, (args)
   const ptx::Operand *Args = nullptr;
   for (size_t I = 0; I + 1 < Call.Operands.size(); ++I)
@@ -138,11 +139,11 @@ StringMap<PtxValue> PtxGraphBuilder::bindArguments(
       break;
     }
   if (!Args)
-    return Bindings;
+    return Result;
   const auto &Instrs = M.Body.Instructions;
-  for (size_t A = 0; A < Args->Elements.size() && A < Callee.Params.size();
-       ++A) {
-    StringRef Param = Args->Elements[A].Text;
+  for (const ptx::Operand &Arg : Args->Elements) {
+    std::optional<PtxValue> V;
+    StringRef Param = Arg.Text;
     for (unsigned J = CallIndex; J-- > BlockBegin;) {
       const ptx::Instruction &St = Instrs[J];
       if (St.base() != "st" || !St.hasPart("param") ||
@@ -153,11 +154,90 @@ StringMap<PtxValue> PtxGraphBuilder::bindArguments(
         continue;
       if (St.Operands[0].AddressOffset == 0 &&
           St.Operands[1].K != ptx::Operand::Kind::Vector)
-        Bindings[Callee.Params[A]] = Values.operand(St.Operands[1]);
+        V = Values.operand(St.Operands[1]);
       break;
     }
+    Result.push_back(std::move(V));
   }
+  return Result;
+}
+
+StringMap<PtxValue> PtxGraphBuilder::bindArguments(
+    const ptx::FunctionDecl &Callee, const ptx::Instruction &Call,
+    unsigned CallIndex, unsigned BlockBegin, const RegisterValues &Values) {
+  StringMap<PtxValue> Bindings;
+  std::vector<std::optional<PtxValue>> Args =
+      argumentValues(Call, CallIndex, BlockBegin, Values);
+  for (size_t A = 0; A < Args.size() && A < Callee.Params.size(); ++A)
+    if (Args[A])
+      Bindings[Callee.Params[A]] = std::move(*Args[A]);
   return Bindings;
+}
+
+bool PtxGraphBuilder::addUserModeledCall(const ptx::FunctionDecl &Callee,
+                                         const ptx::Instruction &Call,
+                                         unsigned CallIndex,
+                                         unsigned BlockBegin,
+                                         const RegisterValues &Values,
+                                         const Event &AtCall, unsigned Cur) {
+  if (!Limits.UserModels || Limits.UserModels->empty())
+    return false;
+  const UserApiModelTable::Entry *Model =
+      Limits.UserModels->find(displayName(Callee.Name, /*IsFunction=*/true));
+  if (!Model)
+    return false;
+  std::vector<std::optional<PtxValue>> Args =
+      argumentValues(Call, CallIndex, BlockBegin, Values);
+  // PTX passes the object of a member function as the first parameter;
+  // the model numbers the C++ arguments after it.
+  size_t First = 0;
+  if (std::optional<unsigned> Declared = declaredParameterCount(Callee.Name);
+      Declared && Callee.Params.size() == *Declared + 1)
+    First = 1;
+  std::function<OperandValue(const ptx::Operand &)> Bind =
+      [&](const ptx::Operand &O) {
+        OperandValue V;
+        V.Value.Uniform = Uniformity::Unknown;
+        switch (O.K) {
+        case ptx::Operand::Kind::Immediate:
+          V.Value.Constant = O.Imm;
+          V.Value.Uniform = Uniformity::CtaUniform;
+          V.Value.Spelling = O.Text;
+          break;
+        case ptx::Operand::Kind::AsmOperand:
+          if (O.AsmOperandIndex >= 0 &&
+              First + O.AsmOperandIndex < Args.size() &&
+              Args[First + O.AsmOperandIndex])
+            V.Value = Args[First + O.AsmOperandIndex]->V;
+          break;
+        case ptx::Operand::Kind::Address:
+          if (!O.Elements.empty())
+            V = Bind(O.Elements.front());
+          V.AddressOffset = O.AddressOffset;
+          break;
+        case ptx::Operand::Kind::Vector:
+          for (const ptx::Operand &El : O.Elements)
+            V.Elements.push_back(Bind(El).Value);
+          break;
+        default:
+          V.Value.Spelling = O.Text;
+          break;
+        }
+        return V;
+      };
+  for (const ModeledInstruction &MI : Model->Instructions) {
+    Event E = AtCall;
+    E.K = MI.Op ? Event::Kind::Tmem : Event::Kind::Sync;
+    E.Op = MI.Op;
+    E.Sync = MI.Sync;
+    E.Opcode = MI.I.Opcode;
+    E.Guarded = Call.Pred.has_value() || MI.I.Pred.has_value() ||
+                Model->Spec.ElectsInside;
+    for (const ptx::Operand &O : MI.I.Operands)
+      E.Operands.push_back(Bind(O));
+    addEvent(Cur, std::move(E));
+  }
+  return true;
 }
 
 std::optional<PtxGraphBuilder::Span>
@@ -474,6 +554,11 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       bool Recursive = FnIt != FunctionByName.end() &&
                        llvm::is_contained(F.Active, FnIt->second);
       bool TooDeep = F.Stack.size() >= Limits.MaxCallDepth;
+      if (FnIt != FunctionByName.end() && !M.Functions[FnIt->second].HasBody &&
+          addUserModeledCall(M.Functions[FnIt->second], I, First + Idx,
+                             First + Starts[B], Values,
+                             MakeEvent(Event::Kind::OpaqueCall, Idx), Cur))
+        continue;
       if (FnIt == FunctionByName.end() || !M.Functions[FnIt->second].HasBody ||
           Recursive || TooDeep) {
         Event E = MakeEvent(Event::Kind::OpaqueCall, Idx);

@@ -61,8 +61,22 @@ private:
                                           unsigned CallIndex,
                                           unsigned BlockBegin,
                                           const RegisterValues &Values);
+  /// Values of the arguments of a call, by position, from the `st.param`
+  /// before it (nullopt: not found).
+  std::vector<std::optional<PtxValue>>
+  argumentValues(const ptx::Instruction &Call, unsigned CallIndex,
+                 unsigned BlockBegin, const RegisterValues &Values);
   OperandValue operandValue(const ptx::Operand &O, const RegisterValues &V,
                             unsigned Instance);
+  /// A call of a function declared without a body that the config models
+  /// (`ApiModels:`): the model's instructions as events at the call, `%N`
+  /// bound to argument N of the C++ declaration (after the object of a
+  /// member function, which PTX passes first). False when \p Callee has no
+  /// model.
+  bool addUserModeledCall(const ptx::FunctionDecl &Callee,
+                          const ptx::Instruction &Call, unsigned CallIndex,
+                          unsigned BlockBegin, const RegisterValues &Values,
+                          const Event &AtCall, unsigned Cur);
   void addEvent(unsigned Block, Event E);
   bool overBudget();
   /// nvcc threads jumps: `if (tid == 0) A; if (warp == 2) B;` becomes a

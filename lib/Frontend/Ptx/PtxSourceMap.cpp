@@ -118,4 +118,35 @@ std::string displayName(StringRef Symbol, bool IsFunction) {
   return Demangled;
 }
 
+std::optional<unsigned> declaredParameterCount(StringRef Symbol) {
+  if (!Symbol.starts_with("_Z"))
+    return std::nullopt;
+  const std::string Mangled = Symbol.str();
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
+    return std::nullopt;
+  size_t N = 0;
+  char *Buf = D.getFunctionParameters(nullptr, &N);
+  if (!Buf)
+    return std::nullopt;
+  StringRef Params = StringRef(Buf).trim();
+  std::optional<unsigned> Count;
+  // "(int, Pipe<2, 3>, void (*)(int))": commas outside nested brackets.
+  if (Params.consume_front("(") && Params.consume_back(")")) {
+    Params = Params.trim();
+    unsigned Commas = 0, Depth = 0;
+    for (char C : Params) {
+      if (C == '<' || C == '(' || C == '[')
+        ++Depth;
+      else if ((C == '>' || C == ')' || C == ']') && Depth)
+        --Depth;
+      else if (C == ',' && !Depth)
+        ++Commas;
+    }
+    Count = Params.empty() || Params == "void" ? 0 : Commas + 1;
+  }
+  std::free(Buf);
+  return Count;
+}
+
 } // namespace tmemcheck

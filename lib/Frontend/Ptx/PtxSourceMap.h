@@ -62,6 +62,11 @@ private:
 /// mangled.
 std::string displayName(llvm::StringRef Symbol, bool IsFunction);
 
+/// The number of parameters the C++ declaration of mangled function
+/// \p Symbol has (the object of a member function not counted), or nullopt
+/// when it does not demangle as a function.
+std::optional<unsigned> declaredParameterCount(llvm::StringRef Symbol);
+
 } // namespace tmemcheck
 
 #endif // TMEMCHECK_LIB_FRONTEND_PTX_PTXSOURCEMAP_H

@@ -8,6 +8,11 @@ for src in lifecycle-bugs clean hoisted-roles unrolled-reads; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
     -o "$src.ptx"
 done
+# Wrappers defined in another translation unit (a -rdc build), described
+# by ApiModels in the config tests' .tmemcheck.yaml.
+"$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -rdc=true \
+  -ptx -lineinfo ../../config/Inputs/api-models/wrapped.cu -o wrapped-rdc.ptx
+sed -i 's|"../../config/Inputs/api-models/|"|' wrapped-rdc.ptx
 # Keep the .file paths relative: findings then name "clean.cu:12:3" on any
 # machine.
 sed -i "s|\"$PWD/|\"|" ./*.ptx
