@@ -35,12 +35,18 @@ struct ThreadState {
   /// Ops of this thread it saw complete (commit -> its own wait) along
   /// every path here; part of the must-state like Waited.
   std::set<unsigned> Completed;
+  /// Per mma: the mbarriers waited on along every path here that issued
+  /// it (Waited restricted to those paths). A path on which the mma was
+  /// never issued, such as the zero-trip path of the loop around it, does
+  /// not read its result and leaves no entry.
+  std::map<unsigned, std::set<uint64_t>> WaitedAfterMma;
   bool Top = true;
 
   friend bool operator==(const ThreadState &A, const ThreadState &B) {
     return A.Loads == B.Loads && A.Stores == B.Stores && A.Async == B.Async &&
            A.Issued == B.Issued && A.EverCommitted == B.EverCommitted &&
-           A.Committed == B.Committed && A.Waited == B.Waited && A.Top == B.Top;
+           A.Committed == B.Committed && A.Waited == B.Waited &&
+           A.WaitedAfterMma == B.WaitedAfterMma && A.Top == B.Top;
   }
 };
 
@@ -55,8 +61,19 @@ void joinInto(ThreadState &R, const ThreadState &P) {
   if (R.Top) {
     R.Waited = P.Waited;
     R.Completed = P.Completed;
+    R.WaitedAfterMma = P.WaitedAfterMma;
     R.Top = P.Top;
   } else if (!P.Top) {
+    for (const auto &[Mma, Ms] : P.WaitedAfterMma) {
+      auto [It, New] = R.WaitedAfterMma.insert({Mma, Ms});
+      if (New)
+        continue;
+      std::set<uint64_t> Both;
+      for (uint64_t M : It->second)
+        if (Ms.count(M))
+          Both.insert(M);
+      It->second = std::move(Both);
+    }
     std::set<uint64_t> Both;
     for (uint64_t M : R.Waited)
       if (P.Waited.count(M))
@@ -250,6 +267,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       const AbstractValue *M = operand(E, E.Sync->MbarOperand);
       if (uint64_t Id = M ? mbarrierIdentity(*M) : 0) {
         S.Waited.insert(Id);
+        for (auto &[Mma, Ms] : S.WaitedAfterMma)
+          Ms.insert(Id);
         if (auto It = S.Committed.find(Id); It != S.Committed.end()) {
           S.Completed.insert(It->second.begin(), It->second.end());
           S.Committed.erase(It);
@@ -270,6 +289,10 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
             if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range)) {
               AnyCommit = true;
               Covered |= !S.Top && S.Waited.count(M);
+              // Only the paths that issued this mma can read its result.
+              auto It = S.WaitedAfterMma.find(Op);
+              Covered |= !S.Top && It != S.WaitedAfterMma.end() &&
+                         It->second.count(M);
             }
         if (!Covered)
           AccReads.push_back({&E, Mma, !AnyCommit});
@@ -287,6 +310,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         Hazard(S.Stores, Stores, SeenStore, CompletionHazard::ReadByMma, In);
       S.Async.insert(E.Id);
       S.Issued.insert(E.Id);
+      if (!S.Top)
+        S.WaitedAfterMma[E.Id] = S.Waited;
       break;
     case TmemOpKind::Copy:
     case TmemOpKind::Shift:
