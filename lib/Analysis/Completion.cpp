@@ -291,8 +291,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
               Covered |= !S.Top && S.Waited.count(M);
               // Only the paths that issued this mma can read its result.
               auto It = S.WaitedAfterMma.find(Op);
-              Covered |= !S.Top && It != S.WaitedAfterMma.end() &&
-                         It->second.count(M);
+              Covered |=
+                  !S.Top && It != S.WaitedAfterMma.end() && It->second.count(M);
             }
         if (!Covered)
           AccReads.push_back({&E, Mma, !AnyCommit});
