@@ -48,6 +48,13 @@ struct AbstractValue {
   /// `threadIdx.x >> 5` (the quarter of TMEM lanes a warp may access is
   /// this value modulo 4, rules M6).
   bool IsWarpIndex = false;
+  /// The value is `threadIdx.x` itself, read directly or through a local
+  /// that holds it (`const int tid = threadIdx.x;`).
+  bool IsThreadIndexX = false;
+  /// When Constant is unknown: a number greater than 1 the value is known
+  /// to be a multiple of (`n * 32`, `k << 6`), used to see that
+  /// `threadIdx.x < n * 32` selects whole warps.
+  std::optional<int64_t> KnownFactor;
 
   AddressKind Address = AddressKind::None;
   /// Identity of the shared-memory slot (a __shared__ variable, array

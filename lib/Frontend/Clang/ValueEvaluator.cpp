@@ -16,6 +16,8 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/xxhash.h"
 
+#include <numeric>
+
 using namespace clang;
 
 namespace tmemcheck {
@@ -115,6 +117,39 @@ std::optional<Uniformity> knownCallUniformity(StringRef Name) {
               "__nvvm_read_ptx_sreg_nctaid_x", "block_rank_in_cluster"},
              Uniformity::CtaUniform)
       .Default(std::nullopt);
+}
+
+/// `threadIdx.x` (the property, or the special-register builtin).
+bool isThreadIdxX(const Expr *E) {
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    if (const auto *MP =
+            dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
+      return builtinVariableUniformity(E) == Uniformity::ThreadVariant &&
+             MP->getPropertyDecl()->getName() == "x";
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      return FD->getIdentifier() &&
+             FD->getName() == "__nvvm_read_ptx_sreg_tid_x";
+  return false;
+}
+
+/// A positive number V is a multiple of: its magnitude when constant, else
+/// its known factor, else 1.
+int64_t factorOf(const AbstractValue &V) {
+  if (V.Constant)
+    return *V.Constant == 0 ? 0
+                            : (*V.Constant < 0 ? -*V.Constant : *V.Constant);
+  return V.KnownFactor.value_or(1);
+}
+
+/// `Bound` splits the threads of a 1-D block between whole warps when
+/// compared with threadIdx.x by `<` (`tid < 32 * n`).
+bool isWarpMultiple(const AbstractValue &Bound) {
+  if (Bound.Uniform != Uniformity::CtaUniform &&
+      Bound.Uniform != Uniformity::WarpUniform)
+    return false;
+  int64_t F = factorOf(Bound);
+  return F % 32 == 0;
 }
 
 bool isWarpDivisor(const AbstractValue &V) {
@@ -247,8 +282,7 @@ constexpr size_t MaxChoices = 16;
 
 /// Folds `A op B`, or std::nullopt where C++ leaves it undefined or the
 /// result does not fit (division by zero, shifts out of range, overflow).
-std::optional<int64_t> foldBinary(BinaryOperatorKind Op, int64_t A,
-                                  int64_t B) {
+std::optional<int64_t> foldBinary(BinaryOperatorKind Op, int64_t A, int64_t B) {
   int64_t R = 0;
   switch (Op) {
   case BO_Add:
@@ -515,6 +549,7 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
   if (auto U = builtinVariableUniformity(E)) {
     AbstractValue V;
     V.Uniform = *U;
+    V.IsThreadIndexX = isThreadIdxX(E);
     return V;
   }
 
@@ -666,34 +701,47 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
         V.IsWarpIndex = RawTid && *R.Constant == 5;
       }
     }
-    // `threadIdx.x < 64` selects whole warps of a 1-D block.
+    // `threadIdx.x < 64` selects whole warps of a 1-D block, and so does
+    // `tid < n * 32` with `const int tid = threadIdx.x` and a uniform n.
     if (BO->isRelationalOp()) {
-      const Expr *Tid = nullptr;
+      auto IsTid = [](const Expr *E, const AbstractValue &EV) {
+        return EV.IsThreadIndexX ||
+               builtinVariableUniformity(strip(E)) == Uniformity::ThreadVariant;
+      };
       const AbstractValue *Bound = nullptr;
       BinaryOperatorKind Rel = BO->getOpcode();
-      if (builtinVariableUniformity(strip(BO->getLHS())) ==
-              Uniformity::ThreadVariant &&
-          R.Constant) {
-        Tid = BO->getLHS();
+      if (IsTid(BO->getLHS(), L) && R.Uniform != Uniformity::ThreadVariant) {
         Bound = &R;
-      } else if (builtinVariableUniformity(strip(BO->getRHS())) ==
-                     Uniformity::ThreadVariant &&
-                 L.Constant) {
-        Tid = BO->getRHS();
+      } else if (IsTid(BO->getRHS(), R) &&
+                 L.Uniform != Uniformity::ThreadVariant) {
         Bound = &L;
         Rel = BinaryOperator::reverseComparisonOp(Rel);
       }
-      if (Tid) {
+      if (Bound && Bound->Constant) {
         int64_t C = *Bound->Constant;
         if (Rel == BO_LE || Rel == BO_GT)
           ++C;
         if (C >= 0 && C % 32 == 0)
           V.Uniform = Uniformity::WarpUniform;
+      } else if (Bound && (Rel == BO_LT || Rel == BO_GE) &&
+                 isWarpMultiple(*Bound)) {
+        V.Uniform = Uniformity::WarpUniform;
       }
     }
     if (L.Constant && R.Constant) {
       V.Constant = foldBinary(Op, *L.Constant, *R.Constant);
     } else {
+      int64_t FL = factorOf(L), FR = factorOf(R), Factor = 1;
+      if (Op == BO_Mul && FL > 0 && FR > 0 && FL <= INT32_MAX &&
+          FR <= INT32_MAX)
+        Factor = FL * FR;
+      else if (Op == BO_Shl && R.Constant && *R.Constant >= 0 &&
+               *R.Constant < 31 && FL > 0 && FL <= INT32_MAX)
+        Factor = FL << *R.Constant;
+      else if (Op == BO_Add || Op == BO_Sub)
+        Factor = std::gcd(FL, FR);
+      if (Factor > 1)
+        V.KnownFactor = Factor;
       V.Choices = binaryChoices(Op, L, R, BO->getLHS()->getType());
       if (V.Choices.size() == 1) {
         V.Constant = V.Choices.front();
@@ -742,7 +790,8 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     if (T.Constant && Fl.Constant && *T.Constant == *Fl.Constant) {
       V.Constant = T.Constant;
     } else {
-      std::vector<int64_t> Ts = possibleConstants(T), Fs = possibleConstants(Fl);
+      std::vector<int64_t> Ts = possibleConstants(T),
+                           Fs = possibleConstants(Fl);
       if (!Ts.empty() && !Fs.empty()) {
         Ts.insert(Ts.end(), Fs.begin(), Fs.end());
         V.Choices = normalizeChoices(std::move(Ts));
@@ -792,6 +841,28 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
                     : Uniformity::Unknown;
     if (Src.Uniform == Uniformity::CtaUniform)
       V.Constant = Src.Constant;
+    return V;
+  }
+  // min/max: uniform when both operands are; CUDA's integer overloads end
+  // in libdevice declarations (`__nv_min`) that have no body to look into.
+  bool IsMin = llvm::is_contained({"min", "umin", "llmin", "ullmin", "__nv_min",
+                                   "__nv_umin", "__nv_llmin", "__nv_ullmin"},
+                                  Name);
+  bool IsMax = llvm::is_contained({"max", "umax", "llmax", "ullmax", "__nv_max",
+                                   "__nv_umax", "__nv_llmax", "__nv_ullmax"},
+                                  Name);
+  if ((IsMin || IsMax) && CE->getNumArgs() == 2 &&
+      CE->getType()->isIntegerType()) {
+    AbstractValue A = evaluateImpl(CE->getArg(0), F, Depth + 1);
+    AbstractValue B = evaluateImpl(CE->getArg(1), F, Depth + 1);
+    AbstractValue V;
+    V.Uniform = join(A.Uniform, B.Uniform);
+    if (A.Constant && B.Constant) {
+      V.Constant = IsMin ? std::min(*A.Constant, *B.Constant)
+                         : std::max(*A.Constant, *B.Constant);
+    } else if (int64_t G = std::gcd(factorOf(A), factorOf(B)); G > 1) {
+      V.KnownFactor = G;
+    }
     return V;
   }
   // Small helpers of the form `{ return expr; }` are evaluated through.
