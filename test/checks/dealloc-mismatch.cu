@@ -147,6 +147,28 @@ __global__ void dealloc_swapped_sizes() {
   }
 }
 
+// The slot is a one-element __shared__ array whose name is passed as the
+// pointer (`__cvta_generic_to_shared(slot)`, no `&`): the alloc still writes
+// the slot that `slot[0]` reads.
+__global__ void dealloc_half_array_slot() {
+  __shared__ int slot[1];
+  const int warp = threadIdx.x / 32;
+  if (warp == 0) {
+    const int dst = static_cast<int>(__cvta_generic_to_shared(slot));
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;"
+                 :: "r"(dst), "r"(256));
+    tmem_relinquish();
+  }
+  tmem_sync();
+  const int taddr = slot[0];
+  tmem_sync();
+  if (warp == 0)
+    // CHECK: dealloc-mismatch.cu:[[@LINE+2]]:19: error: tcgen05.dealloc frees 128 columns of 'slot[0]', which was allocated with 256 columns (rule A10) [tmem-dealloc-mismatch]
+    // CHECK-NEXT: dealloc-mismatch.cu:[[@LINE-9]]:19: note: allocated here with 256 columns
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;"
+                 :: "r"(taddr), "r"(128));
+}
+
 // ---------------------------------------------------------------------------
 // Correct kernels: none of these may be flagged. The shared suite of
 // correct lifecycle shapes is in lifecycle-ok.cu, run with every default

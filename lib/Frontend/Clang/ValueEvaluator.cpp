@@ -534,6 +534,28 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
   Unknown.Uniform = Uniformity::Unknown;
   if (!E || Depth > MaxEvalDepth)
     return Unknown;
+  // A __shared__ array used as a pointer (`__cvta_generic_to_shared(slot)`
+  // with `__shared__ uint32_t slot[1]`) is the address of its element 0,
+  // the slot `slot[0]` reads.
+  const Expr *Decay = E->IgnoreParens();
+  while (const auto *IC = dyn_cast<ImplicitCastExpr>(Decay)) {
+    if (IC->getCastKind() == CK_ArrayToPointerDecay)
+      break;
+    Decay = IC->getSubExpr()->IgnoreParens();
+  }
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(Decay);
+      IC && IC->getCastKind() == CK_ArrayToPointerDecay) {
+    std::string Name;
+    if (uint64_t Array = slotIdentity(IC->getSubExpr(), F, &Name, Depth + 1)) {
+      AbstractValue V = Unknown;
+      V.Address = AddressKind::SlotAddress;
+      V.Uniform = Uniformity::CtaUniform;
+      V.Slot = hashIdentity(reinterpret_cast<const void *>(Array), 0);
+      V.SlotArray = Array;
+      V.SlotName = Name + "[0]";
+      return V;
+    }
+  }
   E = strip(E);
 
   if (!E->isValueDependent() && !E->isTypeDependent() &&
