@@ -220,6 +220,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // The mma ops each mbarrier's commits cover; filled by the fixpoint, read
   // by the reporting pass.
   std::map<uint64_t, std::set<unsigned>> CommitCovers;
+  // mma ops some commit to an mbarrier of unknown identity covers: whether
+  // a reader waits on it cannot be told, so their reads are not reported.
+  std::set<unsigned> CommittedToUnknown;
 
   // Hazards are collected in the last pass only.
   bool Report = false;
@@ -284,6 +287,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       if (const Event *Mma = Range && Report ? MmaWriting(*Range) : nullptr;
           Mma && SeenAcc.insert(E.Id).second) {
         bool Covered = false, AnyCommit = false;
+        for (unsigned Op : CommittedToUnknown)
+          if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range))
+            Covered = AnyCommit = true;
         for (const auto &[M, Ops] : CommitCovers)
           for (unsigned Op : Ops)
             if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range)) {
@@ -338,6 +344,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           S.Committed[Id].insert(Op);
         if (Id && isTmem(*ById[Op], TmemOpKind::Mma))
           CommitCovers[Id].insert(Op);
+        if (!Id && isTmem(*ById[Op], TmemOpKind::Mma))
+          CommittedToUnknown.insert(Op);
       }
       S.Async.clear();
       break;

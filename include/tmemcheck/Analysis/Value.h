@@ -64,6 +64,12 @@ struct AbstractValue {
   /// SlotAddress: the array the slot is an element of (the slot itself when
   /// it is not an element). mbarriers of a pipeline are matched by it.
   uint64_t SlotArray = 0;
+  /// SlotAddress of an element of a __shared__ array: its byte offset from
+  /// the start of the array, and the array's element size in bytes, when
+  /// known. Lets address arithmetic on a carved dynamic shared-memory
+  /// buffer (`smem + 616`, `(int *)(smem_raw + 616)`) name a slot.
+  std::optional<int64_t> SlotByteOffset;
+  int64_t SlotElementBytes = 0;
   /// TmemAddress: offset from the value stored in the slot, split into the
   /// lane (bits 31..16) and column (bits 15..0) fields, when known.
   std::optional<int64_t> LaneOffset;

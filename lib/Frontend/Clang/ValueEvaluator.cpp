@@ -45,6 +45,8 @@ const Expr *strip(const Expr *E) {
       Next = SC->getSubExpr();
     else if (const auto *CS = dyn_cast<CStyleCastExpr>(Next))
       Next = CS->getSubExpr();
+    else if (const auto *RC = dyn_cast<CXXReinterpretCastExpr>(Next))
+      Next = RC->getSubExpr();
     if (Next == E)
       return E;
     E = Next;
@@ -458,8 +460,21 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     uint64_t Base = slotIdentity(AS->getBase(), F, Name, Depth + 1);
-    if (!Base)
-      return 0;
+    if (!Base) {
+      // `storage[0]` with `int *storage = (int *)(smem_raw + 616)`.
+      AbstractValue P = evaluateImpl(AS->getBase(), F, Depth + 1);
+      AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
+      if (!P.isSlotAddress() || !Index.Constant)
+        return 0;
+      if (*Index.Constant != 0) {
+        P = offsetSlot(P, AS->getBase(), Index, /*Negate=*/false);
+        if (!P.isSlotAddress())
+          return 0;
+      }
+      if (Name)
+        *Name = P.SlotName;
+      return P.Slot;
+    }
     AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
     if (Name)
       *Name += Index.Constant ? "[" + std::to_string(*Index.Constant) + "]"
@@ -524,6 +539,52 @@ std::optional<int64_t> ValueEvaluator::constantInt(const Expr *E) {
   return Result;
 }
 
+AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
+                                         const Expr *BaseExpr,
+                                         const AbstractValue &Addend,
+                                         bool Negate) {
+  AbstractValue V;
+  V.Uniform = join(Base.Uniform, Addend.Uniform);
+  if (!Base.SlotArray)
+    return V;
+  std::string ArrayName = Base.SlotName.substr(0, Base.SlotName.rfind('['));
+  V.Address = AddressKind::SlotAddress;
+  V.SlotArray = Base.SlotArray;
+  // Some element of the same array (a pipeline stage, `bar + stage * 8`):
+  // matched by its array like `bar[i]`, so a commit and a wait on a stage
+  // still meet.
+  auto SomeElement = [&] {
+    V.Slot =
+        hashIdentity(reinterpret_cast<const void *>(Base.SlotArray), INT64_MIN);
+    V.SlotName = ArrayName + "[]";
+    return V;
+  };
+  // Pointer arithmetic moves by the pointee (after the casts written on the
+  // pointer), integer arithmetic on a shared address by bytes.
+  int64_t Stride = 1;
+  QualType T = BaseExpr->getType();
+  if (const auto *PT = T->getAs<PointerType>()) {
+    QualType Pointee = PT->getPointeeType();
+    if (Pointee->isIncompleteType() || Pointee->isDependentType())
+      return SomeElement();
+    Stride = Ctx.getTypeSizeInChars(Pointee).getQuantity();
+  } else if (!T->isIntegerType()) {
+    return SomeElement();
+  }
+  if (!Base.SlotByteOffset || Base.SlotElementBytes <= 0 || !Addend.Constant)
+    return SomeElement();
+  int64_t Bytes =
+      *Base.SlotByteOffset + (Negate ? -1 : 1) * *Addend.Constant * Stride;
+  if (Bytes < 0 || Bytes % Base.SlotElementBytes != 0)
+    return SomeElement();
+  int64_t Index = Bytes / Base.SlotElementBytes;
+  V.Slot = hashIdentity(reinterpret_cast<const void *>(Base.SlotArray), Index);
+  V.SlotName = ArrayName + "[" + std::to_string(Index) + "]";
+  V.SlotByteOffset = Bytes;
+  V.SlotElementBytes = Base.SlotElementBytes;
+  return V;
+}
+
 AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
   return evaluateImpl(E, F, 0);
 }
@@ -553,6 +614,13 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       V.Slot = hashIdentity(reinterpret_cast<const void *>(Array), 0);
       V.SlotArray = Array;
       V.SlotName = Name + "[0]";
+      if (const ArrayType *AT = Ctx.getAsArrayType(IC->getSubExpr()->getType());
+          AT && !AT->getElementType()->isIncompleteType() &&
+          !AT->getElementType()->isDependentType()) {
+        V.SlotByteOffset = 0;
+        V.SlotElementBytes =
+            Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+      }
       return V;
     }
   }
@@ -709,6 +777,13 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       }
       return V;
     }
+    // `smem + 616` (the integer shared address of a dynamic buffer) and
+    // `smem_raw + 616` (a pointer into it) name the element at that byte.
+    if ((Op == BO_Add || Op == BO_Sub) &&
+        (L.isSlotAddress() || (R.isSlotAddress() && Op == BO_Add)))
+      return offsetSlot(L.isSlotAddress() ? L : R,
+                        L.isSlotAddress() ? BO->getLHS() : BO->getRHS(),
+                        L.isSlotAddress() ? R : L, Op == BO_Sub);
     // `threadIdx.x / 32` and `threadIdx.x >> 5` are warp indices.
     if (L.Uniform == Uniformity::ThreadVariant &&
         R.Uniform == Uniformity::CtaUniform) {
