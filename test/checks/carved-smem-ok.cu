@@ -106,3 +106,24 @@ carved(uint64_t adesc, uint64_t bdesc, int num_tiles, float *out) {
                  :: "r"(base), "r"(128));
   }
 }
+
+// The slot's offset in the buffer is not a constant (a layout computed from
+// launch parameters) and the dealloc passes column 0, as DeepGEMM does with
+// its single allocation: no region can be named, so nothing is reported
+// (no leak for want of a matching dealloc).
+__global__ void __launch_bounds__(128) carved_at_runtime_offset(int slot_offset) {
+  extern __shared__ __align__(1024) char smem_raw[];
+  const int smem = static_cast<int>(__cvta_generic_to_shared(smem_raw));
+  const int warp = threadIdx.x / 32;
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;"
+                 :: "r"(smem + slot_offset * 4), "r"(64) : "memory");
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  asm volatile("tcgen05.fence::before_thread_sync;");
+  __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;");
+  if (warp == 0)
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;"
+                 :: "r"(0), "r"(64));
+}

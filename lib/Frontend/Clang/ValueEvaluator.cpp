@@ -551,11 +551,11 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
   V.Address = AddressKind::SlotAddress;
   V.SlotArray = Base.SlotArray;
   // Some element of the same array (a pipeline stage, `bar + stage * 8`):
-  // matched by its array like `bar[i]`, so a commit and a wait on a stage
-  // still meet.
+  // no slot of its own (an alloc into it names no region), but mbarriers
+  // are matched by their array, so a commit and a wait on a stage still
+  // meet.
   auto SomeElement = [&] {
-    V.Slot =
-        hashIdentity(reinterpret_cast<const void *>(Base.SlotArray), INT64_MIN);
+    V.Slot = 0;
     V.SlotName = ArrayName + "[]";
     return V;
   };
