@@ -15,9 +15,9 @@
 #include "clang/AST/ExprConcepts.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/ConstructionContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
-#include "clang/Analysis/ConstructionContext.h"
 #include "clang/Lex/Lexer.h"
 
 #include <fmt/format.h>
@@ -225,8 +225,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
     if (const Expr *Min = LB->getMinBlocks())
       if (!Min->isValueDependent())
-        if (std::optional<llvm::APSInt> V =
-                Min->getIntegerConstantExpr(Ctx);
+        if (std::optional<llvm::APSInt> V = Min->getIntegerConstantExpr(Ctx);
             V && V->isStrictlyPositive() && V->getActiveBits() < 16) {
           Graph.CoResidentCtas = static_cast<unsigned>(V->getZExtValue());
           Graph.CoResidentCtasLoc =
@@ -393,6 +392,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       addModeledCall(*M, CE, Cur, F);
       return Cur;
     }
+    if (addTileLangLoad(Callee, CE, Cur, F))
+      return Cur;
     if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
       Event E;
       E.K = Event::Kind::Sync;
@@ -534,6 +535,54 @@ void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
   if (M.Op.Kind == TmemOpKind::WaitLoad)
     Facts.noteWaitLdWrapperCall(CE, M.Name);
   addEvent(Cur, std::move(E));
+}
+
+bool GraphBuilder::addTileLangLoad(const FunctionDecl *Callee,
+                                   const CallExpr *CE, unsigned Cur,
+                                   const Frame &F) {
+  const TemplateArgumentList *TArgs = Callee->getTemplateSpecializationArgs();
+  if (!TArgs || TArgs->size() < 2 || CE->getNumArgs() < 2 ||
+      TArgs->get(0).getKind() != TemplateArgument::Integral ||
+      TArgs->get(1).getKind() != TemplateArgument::Integral)
+    return false;
+  std::string Name = qualifiedName(Callee);
+  std::optional<TmemOp> Op =
+      tileLangLoadOp(Name, TArgs->get(0).getAsIntegral().getExtValue(),
+                     TArgs->get(1).getAsIntegral().getBoolValue());
+  if (!Op)
+    return false;
+  ApiModel Load;
+  Load.Name = Name;
+  Load.Op = *Op;
+  Load.OperandArgs = {/*taddr*/ 0};
+  size_t Before = G->Blocks[Cur].Events.size();
+  addModeledCall(Load, CE, Cur, F);
+  if (G->Blocks[Cur].Events.size() == Before) // over budget
+    return true;
+  // The address is `start + offset`: move the column by a constant offset,
+  // forget it otherwise.
+  Event &Ld = G->Blocks[Cur].Events.back();
+  AbstractValue Offset = Eval.evaluate(CE->getArg(1), F);
+  AbstractValue &Addr = Ld.Operands[0].Value;
+  if (Addr.isTmemAddress()) {
+    int64_t C = Offset.Constant ? *Offset.Constant : 0;
+    if (!Offset.Constant || C < 0 || C > 0xFFFF) {
+      Addr.ColumnOffset.reset();
+      Addr.ColumnChoices.clear();
+    } else {
+      if (Addr.ColumnOffset)
+        *Addr.ColumnOffset += C;
+      for (int64_t &Col : Addr.ColumnChoices)
+        Col += C;
+    }
+  }
+  ApiModel Wait;
+  Wait.Name = "tl::fence_view_async_tmem_load";
+  Wait.Op.Kind = TmemOpKind::WaitLoad;
+  Wait.Op.Issue = IssueGranularity::WarpCollective;
+  Wait.Op.Completion = CompletionClass::Synchronous;
+  addModeledCall(Wait, CE, Cur, F);
+  return true;
 }
 
 unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
@@ -738,8 +787,7 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   constexpr unsigned ExactLocationBudget = 4;
   unsigned LocationsComputed = 0;
   auto LocOfByte = [&](unsigned Offset) {
-    if (Literal && Literal->isOrdinary() &&
-        Offset < Literal->getByteLength() &&
+    if (Literal && Literal->isOrdinary() && Offset < Literal->getByteLength() &&
         (Literal->getByteLength() < 65536 ||
          LocationsComputed++ < ExactLocationBudget))
       return toSourceLoc(SM, Literal->getLocationOfByte(Offset, SM,
