@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Model/TmemOp.h"
+#include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/Footprint.h"
 
 #include "gtest/gtest.h"
@@ -845,3 +846,32 @@ TEST(SyncOpTest, ElectAndFenceProxy) {
 }
 
 } // namespace
+
+TEST(TmemOpTest, TileLangLoadModel) {
+  // tl::tcgen05_ld_32dp32bNx<64, false>: 32 lanes x 64 columns.
+  std::optional<TmemOp> Op = tileLangLoadOp("tl::tcgen05_ld_32dp32bNx", 64,
+                                            /*Pack16=*/false);
+  ASSERT_TRUE(Op);
+  EXPECT_EQ(Op->Kind, TmemOpKind::Load);
+  EXPECT_EQ(Op->Completion, CompletionClass::WaitLoad);
+  EXPECT_EQ(Op->TmemAddrOperand, 0);
+  EXPECT_EQ(Op->Access.Lanes, 32u);
+  EXPECT_EQ(Op->Access.Columns, 64u);
+  // N beyond the largest .xN is issued in pieces at consecutive columns.
+  Op = tileLangLoadOp("tl::tcgen05_ld_32dp32bNx", 256, false);
+  ASSERT_TRUE(Op);
+  EXPECT_EQ(Op->Access.Columns, 256u);
+  // The 32-lane form of a 16-lane shape is two issues, 16 lanes apart.
+  Op = tileLangLoadOp("tl::tcgen05_ld_32dp128bNx", 8, false);
+  ASSERT_TRUE(Op);
+  EXPECT_EQ(Op->Access.Lanes, 32u);
+  EXPECT_EQ(Op->Access.Columns, 32u);
+  EXPECT_EQ(Op->RegisterCount, 32u);
+  Op = tileLangLoadOp("tl::tcgen05_ld_16dp256bNx", 2, /*Pack16=*/true);
+  ASSERT_TRUE(Op);
+  EXPECT_EQ(Op->Access.Lanes, 16u);
+  EXPECT_EQ(Op->Access.Columns, 32u);
+  EXPECT_FALSE(tileLangLoadOp("tl::tcgen05_st_32dp32bNx", 64, false));
+  EXPECT_FALSE(tileLangLoadOp("tl::tcgen05_ld_16dp32bNx", 64, false));
+  EXPECT_FALSE(tileLangLoadOp("tl::tcgen05_ld_32dp32bNx", 0, false));
+}

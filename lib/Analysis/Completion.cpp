@@ -35,12 +35,18 @@ struct ThreadState {
   /// Ops of this thread it saw complete (commit -> its own wait) along
   /// every path here; part of the must-state like Waited.
   std::set<unsigned> Completed;
+  /// Per mma: the mbarriers waited on along every path here that issued
+  /// it (Waited restricted to those paths). A path on which the mma was
+  /// never issued, such as the zero-trip path of the loop around it, does
+  /// not read its result and leaves no entry.
+  std::map<unsigned, std::set<uint64_t>> WaitedAfterMma;
   bool Top = true;
 
   friend bool operator==(const ThreadState &A, const ThreadState &B) {
     return A.Loads == B.Loads && A.Stores == B.Stores && A.Async == B.Async &&
            A.Issued == B.Issued && A.EverCommitted == B.EverCommitted &&
-           A.Committed == B.Committed && A.Waited == B.Waited && A.Top == B.Top;
+           A.Committed == B.Committed && A.Waited == B.Waited &&
+           A.WaitedAfterMma == B.WaitedAfterMma && A.Top == B.Top;
   }
 };
 
@@ -55,8 +61,19 @@ void joinInto(ThreadState &R, const ThreadState &P) {
   if (R.Top) {
     R.Waited = P.Waited;
     R.Completed = P.Completed;
+    R.WaitedAfterMma = P.WaitedAfterMma;
     R.Top = P.Top;
   } else if (!P.Top) {
+    for (const auto &[Mma, Ms] : P.WaitedAfterMma) {
+      auto [It, New] = R.WaitedAfterMma.insert({Mma, Ms});
+      if (New)
+        continue;
+      std::set<uint64_t> Both;
+      for (uint64_t M : It->second)
+        if (Ms.count(M))
+          Both.insert(M);
+      It->second = std::move(Both);
+    }
     std::set<uint64_t> Both;
     for (uint64_t M : R.Waited)
       if (P.Waited.count(M))
@@ -203,6 +220,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // The mma ops each mbarrier's commits cover; filled by the fixpoint, read
   // by the reporting pass.
   std::map<uint64_t, std::set<unsigned>> CommitCovers;
+  // mma ops some commit to an mbarrier of unknown identity covers: whether
+  // a reader waits on it cannot be told, so their reads are not reported.
+  std::set<unsigned> CommittedToUnknown;
 
   // Hazards are collected in the last pass only.
   bool Report = false;
@@ -250,6 +270,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       const AbstractValue *M = operand(E, E.Sync->MbarOperand);
       if (uint64_t Id = M ? mbarrierIdentity(*M) : 0) {
         S.Waited.insert(Id);
+        for (auto &[Mma, Ms] : S.WaitedAfterMma)
+          Ms.insert(Id);
         if (auto It = S.Committed.find(Id); It != S.Committed.end()) {
           S.Completed.insert(It->second.begin(), It->second.end());
           S.Committed.erase(It);
@@ -265,11 +287,18 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       if (const Event *Mma = Range && Report ? MmaWriting(*Range) : nullptr;
           Mma && SeenAcc.insert(E.Id).second) {
         bool Covered = false, AnyCommit = false;
+        for (unsigned Op : CommittedToUnknown)
+          if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range))
+            Covered = AnyCommit = true;
         for (const auto &[M, Ops] : CommitCovers)
           for (unsigned Op : Ops)
             if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range)) {
               AnyCommit = true;
               Covered |= !S.Top && S.Waited.count(M);
+              // Only the paths that issued this mma can read its result.
+              auto It = S.WaitedAfterMma.find(Op);
+              Covered |=
+                  !S.Top && It != S.WaitedAfterMma.end() && It->second.count(M);
             }
         if (!Covered)
           AccReads.push_back({&E, Mma, !AnyCommit});
@@ -287,6 +316,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         Hazard(S.Stores, Stores, SeenStore, CompletionHazard::ReadByMma, In);
       S.Async.insert(E.Id);
       S.Issued.insert(E.Id);
+      if (!S.Top)
+        S.WaitedAfterMma[E.Id] = S.Waited;
       break;
     case TmemOpKind::Copy:
     case TmemOpKind::Shift:
@@ -313,6 +344,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           S.Committed[Id].insert(Op);
         if (Id && isTmem(*ById[Op], TmemOpKind::Mma))
           CommitCovers[Id].insert(Op);
+        if (!Id && isTmem(*ById[Op], TmemOpKind::Mma))
+          CommittedToUnknown.insert(Op);
       }
       S.Async.clear();
       break;

@@ -8,6 +8,8 @@
 
 #include "tmemcheck/Model/ApiModel.h"
 
+#include "tmemcheck/Model/Footprint.h"
+
 #include "llvm/ADT/StringRef.h"
 
 namespace tmemcheck {
@@ -122,6 +124,40 @@ const ApiModel *findApiModelByMember(llvm::StringRef TypeName,
     if (M.Name == Member)
       return &M;
   return nullptr;
+}
+
+std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,
+                                     int64_t Repeat, bool Pack16) {
+  llvm::StringRef Rest = QualifiedName;
+  if (!Rest.consume_front("tl::tcgen05_ld_") || !Rest.consume_back("bNx"))
+    return std::nullopt;
+  auto [Lanes, Bits] = Rest.split("dp");
+  std::optional<LdStShape> Shape;
+  if (Lanes == "32" && Bits == "32")
+    Shape = LdStShape::S32x32b;
+  else if ((Lanes == "16" || Lanes == "32") && Bits == "64")
+    Shape = LdStShape::S16x64b;
+  else if ((Lanes == "16" || Lanes == "32") && Bits == "128")
+    Shape = LdStShape::S16x128b;
+  else if ((Lanes == "16" || Lanes == "32") && Bits == "256")
+    Shape = LdStShape::S16x256b;
+  if (!Shape || Repeat <= 0 || Repeat > 4096)
+    return std::nullopt;
+  TmemOp Op;
+  Op.Kind = TmemOpKind::Load;
+  Op.Issue = IssueGranularity::WarpCollective;
+  Op.Completion = CompletionClass::WaitLoad;
+  Op.LdSt = *Shape;
+  Op.Repeat = static_cast<unsigned>(Repeat);
+  Op.Packed16 = Pack16;
+  // The 32-lane forms of the 16-lane shapes are two issues, at lanes L and
+  // L + 16, into consecutive registers.
+  bool TwoHalves = Lanes == "32" && *Shape != LdStShape::S32x32b;
+  Op.RegisterCount = ldStRegisterCount(*Shape, Op.Repeat) * (TwoHalves ? 2 : 1);
+  Op.Access = ldStFootprint(*Shape, Op.Repeat, Pack16, std::nullopt);
+  Op.Access.Lanes = Lanes == "32" ? 32 : 16;
+  Op.TmemAddrOperand = 0;
+  return Op;
 }
 
 } // namespace tmemcheck

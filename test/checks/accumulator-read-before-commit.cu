@@ -505,3 +505,37 @@ __global__ void ld_of_stored_columns_beside_accumulator(uint64_t adesc,
   mbar_wait(&mma_done, 0);
   tmem_dealloc(t, 128);
 }
+
+// Bug: the wait on the commit is skipped in the last iteration of the tile
+// loop, so a run with one tile reads the accumulator straight after the
+// mma. (Paths that never issue the mma are not what makes this a bug; see
+// accumulator-loop-ok.cu.)
+__global__ void last_tile_skips_wait(uint64_t adesc, uint64_t bdesc,
+                                     float *out, int num_tiles) {
+  __shared__ alignas(8) uint64_t mma_done;
+  __shared__ uint32_t tmem_slot;
+  if (threadIdx.x == 0)
+    mbar_init(&mma_done, 1);
+  tmem_alloc(&tmem_slot, 64);
+  tmem_sync();
+  const uint32_t t = tmem_slot;
+  for (int tile = 0; tile < num_tiles; ++tile) {
+    if (elect_one()) {
+      mma_ss(t, adesc, bdesc, tile > 0 ? 1u : 0u);
+      commit_to(&mma_done);
+    }
+    __syncwarp();
+    if (tile + 1 < num_tiles)
+      mbar_wait(&mma_done, tile & 1);
+  }
+  fence_after();
+  uint32_t v[4];
+  // CHECK: accumulator-read-before-commit.cu:[[@LINE+3]]:3: error: tcgen05.ld reads the accumulator in 'tmem_slot' before waiting on an mbarrier that a tcgen05.commit of the mma writing it arrives on; the mma may not have finished (rules §5.2) [tmem-accumulator-read-before-commit]
+  // CHECK-NEXT: accumulator-read-before-commit.cu:{{[0-9]+}}:17: note: 'tcgen05.ld.sync.aligned.32x32b.x4.b32' is issued here, inside 'ld_x4'
+  // CHECK-NEXT: accumulator-read-before-commit.cu:[[@LINE-11]]:7: note: the mma writing it; the commits that track it arrive on mbarriers this path does not wait on
+  ld_x4(t, v);
+  wait_ld();
+  out[threadIdx.x] = __uint_as_float(v[0]);
+  tmem_sync();
+  tmem_dealloc(t, 64);
+}

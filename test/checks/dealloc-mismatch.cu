@@ -147,6 +147,50 @@ __global__ void dealloc_swapped_sizes() {
   }
 }
 
+// The slot is a one-element __shared__ array whose name is passed as the
+// pointer (`__cvta_generic_to_shared(slot)`, no `&`): the alloc still writes
+// the slot that `slot[0]` reads.
+__global__ void dealloc_half_array_slot() {
+  __shared__ int slot[1];
+  const int warp = threadIdx.x / 32;
+  if (warp == 0) {
+    const int dst = static_cast<int>(__cvta_generic_to_shared(slot));
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;"
+                 :: "r"(dst), "r"(256));
+    tmem_relinquish();
+  }
+  tmem_sync();
+  const int taddr = slot[0];
+  tmem_sync();
+  if (warp == 0)
+    // CHECK: dealloc-mismatch.cu:[[@LINE+2]]:19: error: tcgen05.dealloc frees 128 columns of 'slot[0]', which was allocated with 256 columns (rule A10) [tmem-dealloc-mismatch]
+    // CHECK-NEXT: dealloc-mismatch.cu:[[@LINE-9]]:19: note: allocated here with 256 columns
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;"
+                 :: "r"(taddr), "r"(128));
+}
+
+// The slot is carved out of the dynamic shared-memory buffer by a byte
+// offset: the alloc writes the integer shared address `smem + 616`, the
+// kernel reads it back through `(int *)(smem_raw + 616)`.
+__global__ void dealloc_half_carved_slot() {
+  extern __shared__ __align__(1024) char smem_raw[];
+  const int smem = static_cast<int>(__cvta_generic_to_shared(smem_raw));
+  const int *slot = reinterpret_cast<const int *>(smem_raw + 616);
+  if (threadIdx.x / 32 == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;"
+                 :: "r"(smem + 616), "r"(256));
+    tmem_relinquish();
+  }
+  tmem_sync();
+  const int taddr = slot[0];
+  tmem_sync();
+  if (threadIdx.x / 32 == 0)
+    // CHECK: dealloc-mismatch.cu:[[@LINE+2]]:19: error: tcgen05.dealloc frees 128 columns of 'smem_raw[616]', which was allocated with 256 columns (rule A10) [tmem-dealloc-mismatch]
+    // CHECK-NEXT: dealloc-mismatch.cu:[[@LINE-9]]:19: note: allocated here with 256 columns
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;"
+                 :: "r"(taddr), "r"(128));
+}
+
 // ---------------------------------------------------------------------------
 // Correct kernels: none of these may be flagged. The shared suite of
 // correct lifecycle shapes is in lifecycle-ok.cu, run with every default

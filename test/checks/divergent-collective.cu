@@ -134,6 +134,35 @@ __global__ void relinquish_through_helper_by_thread0() {
     tmem_dealloc(slot);
 }
 
+// 16 rows per query: `tid < queries * 16` splits a warp whenever the
+// query count is odd, even though the thread index sits in a local and the
+// bound is a uniform product (compare divergent-collective-warp-bounds.cu).
+__global__ void rows_per_query_not_a_warp_multiple(int queries, float *out) {
+  __shared__ uint32_t slot;
+  const int tid = threadIdx.x;
+  const int warp = tid / 32;
+  if (warp == 0)
+    tmem_alloc((uint32_t)__cvta_generic_to_shared(&slot));
+  __syncthreads();
+  const int rows = queries * 16;
+  // CHECK: divergent-collective.cu:[[@LINE+4]]:18: error: tcgen05.ld is warp-collective{{.*}}[tmem-divergent-collective]
+  // CHECK-NEXT: divergent-collective.cu:24:17: note: 'tcgen05.ld.sync.aligned.32x32b.x1.b32' is issued here, inside 'tmem_ld'
+  // CHECK-NEXT: divergent-collective.cu:[[@LINE+1]]:7: note: this condition depends on the lane; branch on a warp-uniform value such as threadIdx.x / 32 instead
+  if (tid < rows) {
+    uint32_t v = tmem_ld(slot + ((warp * 32) << 16));
+    // CHECK: divergent-collective.cu:[[@LINE+3]]:5: error: tcgen05.wait::ld is warp-collective{{.*}}[tmem-divergent-collective]
+    // CHECK-NEXT: divergent-collective.cu:30:17: note: 'tcgen05.wait::ld.sync.aligned' is issued here, inside 'tmem_wait_ld'
+    // CHECK-NEXT: divergent-collective.cu:[[@LINE-4]]:7: note: this condition depends on the lane; branch on a warp-uniform value such as threadIdx.x / 32 instead
+    tmem_wait_ld();
+    out[tid] = __uint_as_float(v);
+  }
+  __syncthreads();
+  if (warp == 0) {
+    tmem_relinquish();
+    tmem_dealloc(slot);
+  }
+}
+
 // Must not be flagged: warp-uniform conditions (warp index, a __shfl_sync
 // broadcast, a comparison of threadIdx.x with a multiple of 32),
 // CTA-uniform ones, loop conditions, and instructions that are not

@@ -48,6 +48,13 @@ struct AbstractValue {
   /// `threadIdx.x >> 5` (the quarter of TMEM lanes a warp may access is
   /// this value modulo 4, rules M6).
   bool IsWarpIndex = false;
+  /// The value is `threadIdx.x` itself, read directly or through a local
+  /// that holds it (`const int tid = threadIdx.x;`).
+  bool IsThreadIndexX = false;
+  /// When Constant is unknown: a number greater than 1 the value is known
+  /// to be a multiple of (`n * 32`, `k << 6`), used to see that
+  /// `threadIdx.x < n * 32` selects whole warps.
+  std::optional<int64_t> KnownFactor;
 
   AddressKind Address = AddressKind::None;
   /// Identity of the shared-memory slot (a __shared__ variable, array
@@ -57,6 +64,12 @@ struct AbstractValue {
   /// SlotAddress: the array the slot is an element of (the slot itself when
   /// it is not an element). mbarriers of a pipeline are matched by it.
   uint64_t SlotArray = 0;
+  /// SlotAddress of an element of a __shared__ array: its byte offset from
+  /// the start of the array, and the array's element size in bytes, when
+  /// known. Lets address arithmetic on a carved dynamic shared-memory
+  /// buffer (`smem + 616`, `(int *)(smem_raw + 616)`) name a slot.
+  std::optional<int64_t> SlotByteOffset;
+  int64_t SlotElementBytes = 0;
   /// TmemAddress: offset from the value stored in the slot, split into the
   /// lane (bits 31..16) and column (bits 15..0) fields, when known.
   std::optional<int64_t> LaneOffset;

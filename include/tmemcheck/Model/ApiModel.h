@@ -43,6 +43,16 @@ const ApiModel *findApiModel(llvm::StringRef QualifiedName);
 const ApiModel *findApiModelByMember(llvm::StringRef TypeName,
                                      llvm::StringRef Member);
 
+/// TileLang's `tl::tcgen05_ld_<D>dp<B>bNx<N, pack16>(start, offset, dst)`
+/// (tl_templates/cuda/copy_sm100.h): a tcgen05.ld of D lanes and N repeats
+/// of the B-bit pattern at `start + offset` (issued in legal .xN pieces at
+/// consecutive columns), followed by tcgen05.wait::ld. Its body does not
+/// parse under Clang (a dependent member template called without
+/// `template`), so the call is modelled by name. The op's TmemAddrOperand
+/// is 0; std::nullopt if \p QualifiedName is not such a wrapper.
+std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,
+                                     int64_t Repeat, bool Pack16);
+
 } // namespace tmemcheck
 
 #endif // TMEMCHECK_MODEL_APIMODEL_H

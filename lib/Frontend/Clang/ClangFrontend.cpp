@@ -241,11 +241,12 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
     Result.Remarks.push_back(
         {SourceLoc{Result.File, 0, 0, false},
          "no tcgen05 instructions found in device code; if this file uses "
-         "CUTLASS SM100 code, it is compiled out under Clang unless "
-         "CUTE_ARCH_TCGEN05_TMEM_ENABLED / CUTLASS_ARCH_MMA_SM100A_ENABLED "
-         "are defined (see docs/user-guide.md); wrappers defined in another "
-         "translation unit "
-         "can be modelled with ApiModels in .tmemcheck.yaml"});
+         "CUTLASS SM100 code, it is compiled out under Clang: add "
+         "-DCUTLASS_ARCH_MMA_SM100_SUPPORTED after -- to analyse kernels "
+         "guarded by it (CuTe's TMEM wrappers are then recognised by name; "
+         "defining CUTE_ARCH_TCGEN05_TMEM_ENABLED instead does not parse "
+         "under Clang, see docs/user-guide.md); wrappers defined in another "
+         "translation unit can be modelled with ApiModels in .tmemcheck.yaml"});
   return Result;
 }
 

@@ -292,6 +292,10 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
   Out.push_back("-Wno-unknown-cuda-version");
   // No "N errors generated" trailer: the driver reports errors itself.
   Out.push_back("-fno-caret-diagnostics");
+  // Clang stops parsing after 20 errors; asm that nvcc accepts and Clang
+  // rejects (ThunderKittens' `%clusterid.x` helpers) would hide every
+  // kernel after the twentieth. Parse the whole file whatever the count.
+  Out.push_back("-ferror-limit=0");
   // A device-only parse still type-checks host code; kernel launches
   // (`k<<<g, b>>>()`) need the launch API of a CUDA version Clang knows
   // (the driver passes it only for host compilation).

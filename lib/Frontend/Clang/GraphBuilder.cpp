@@ -405,6 +405,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       addModeledCall(*M, CE, Cur, F);
       return Cur;
     }
+    if (addTileLangLoad(Callee, CE, Cur, F))
+      return Cur;
     if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
       Event E;
       E.K = Event::Kind::Sync;
@@ -553,6 +555,54 @@ void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
   if (M.Op.Kind == TmemOpKind::WaitLoad)
     Facts.noteWaitLdWrapperCall(CE, M.Name);
   addEvent(Cur, std::move(E));
+}
+
+bool GraphBuilder::addTileLangLoad(const FunctionDecl *Callee,
+                                   const CallExpr *CE, unsigned Cur,
+                                   const Frame &F) {
+  const TemplateArgumentList *TArgs = Callee->getTemplateSpecializationArgs();
+  if (!TArgs || TArgs->size() < 2 || CE->getNumArgs() < 2 ||
+      TArgs->get(0).getKind() != TemplateArgument::Integral ||
+      TArgs->get(1).getKind() != TemplateArgument::Integral)
+    return false;
+  std::string Name = qualifiedName(Callee);
+  std::optional<TmemOp> Op =
+      tileLangLoadOp(Name, TArgs->get(0).getAsIntegral().getExtValue(),
+                     TArgs->get(1).getAsIntegral().getBoolValue());
+  if (!Op)
+    return false;
+  ApiModel Load;
+  Load.Name = Name;
+  Load.Op = *Op;
+  Load.OperandArgs = {/*taddr*/ 0};
+  size_t Before = G->Blocks[Cur].Events.size();
+  addModeledCall(Load, CE, Cur, F);
+  if (G->Blocks[Cur].Events.size() == Before) // over budget
+    return true;
+  // The address is `start + offset`: move the column by a constant offset,
+  // forget it otherwise.
+  Event &Ld = G->Blocks[Cur].Events.back();
+  AbstractValue Offset = Eval.evaluate(CE->getArg(1), F);
+  AbstractValue &Addr = Ld.Operands[0].Value;
+  if (Addr.isTmemAddress()) {
+    int64_t C = Offset.Constant ? *Offset.Constant : 0;
+    if (!Offset.Constant || C < 0 || C > 0xFFFF) {
+      Addr.ColumnOffset.reset();
+      Addr.ColumnChoices.clear();
+    } else {
+      if (Addr.ColumnOffset)
+        *Addr.ColumnOffset += C;
+      for (int64_t &Col : Addr.ColumnChoices)
+        Col += C;
+    }
+  }
+  ApiModel Wait;
+  Wait.Name = "tl::fence_view_async_tmem_load";
+  Wait.Op.Kind = TmemOpKind::WaitLoad;
+  Wait.Op.Issue = IssueGranularity::WarpCollective;
+  Wait.Op.Completion = CompletionClass::Synchronous;
+  addModeledCall(Wait, CE, Cur, F);
+  return true;
 }
 
 unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,

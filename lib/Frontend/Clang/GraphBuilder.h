@@ -124,6 +124,10 @@ private:
   /// Records which warp indices take each arm of `warp_idx < 4`-style tests.
   void recordWarpArms(const clang::Expr *Cond, Block &Blk, const Frame &F);
   /// A call of a wrapper known by name (CUTLASS under Clang, rules §7.2).
+  /// TileLang's tcgen05_ld wrappers, modelled by name (tileLangLoadOp):
+  /// adds the ld and its wait::ld; false if \p Callee is not one.
+  bool addTileLangLoad(const clang::FunctionDecl *Callee,
+                       const clang::CallExpr *CE, unsigned Cur, const Frame &F);
   void addModeledCall(const ApiModel &M, const clang::CallExpr *CE,
                       unsigned Cur, const Frame &F);
   /// A call with no resolved callee: a dependent call of a template

@@ -16,6 +16,8 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/xxhash.h"
 
+#include <numeric>
+
 using namespace clang;
 
 namespace tmemcheck {
@@ -43,6 +45,8 @@ const Expr *strip(const Expr *E) {
       Next = SC->getSubExpr();
     else if (const auto *CS = dyn_cast<CStyleCastExpr>(Next))
       Next = CS->getSubExpr();
+    else if (const auto *RC = dyn_cast<CXXReinterpretCastExpr>(Next))
+      Next = RC->getSubExpr();
     if (Next == E)
       return E;
     E = Next;
@@ -115,6 +119,39 @@ std::optional<Uniformity> knownCallUniformity(StringRef Name) {
               "__nvvm_read_ptx_sreg_nctaid_x", "block_rank_in_cluster"},
              Uniformity::CtaUniform)
       .Default(std::nullopt);
+}
+
+/// `threadIdx.x` (the property, or the special-register builtin).
+bool isThreadIdxX(const Expr *E) {
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    if (const auto *MP =
+            dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
+      return builtinVariableUniformity(E) == Uniformity::ThreadVariant &&
+             MP->getPropertyDecl()->getName() == "x";
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      return FD->getIdentifier() &&
+             FD->getName() == "__nvvm_read_ptx_sreg_tid_x";
+  return false;
+}
+
+/// A positive number V is a multiple of: its magnitude when constant, else
+/// its known factor, else 1.
+int64_t factorOf(const AbstractValue &V) {
+  if (V.Constant)
+    return *V.Constant == 0 ? 0
+                            : (*V.Constant < 0 ? -*V.Constant : *V.Constant);
+  return V.KnownFactor.value_or(1);
+}
+
+/// `Bound` splits the threads of a 1-D block between whole warps when
+/// compared with threadIdx.x by `<` (`tid < 32 * n`).
+bool isWarpMultiple(const AbstractValue &Bound) {
+  if (Bound.Uniform != Uniformity::CtaUniform &&
+      Bound.Uniform != Uniformity::WarpUniform)
+    return false;
+  int64_t F = factorOf(Bound);
+  return F % 32 == 0;
 }
 
 bool isWarpDivisor(const AbstractValue &V) {
@@ -247,8 +284,7 @@ constexpr size_t MaxChoices = 16;
 
 /// Folds `A op B`, or std::nullopt where C++ leaves it undefined or the
 /// result does not fit (division by zero, shifts out of range, overflow).
-std::optional<int64_t> foldBinary(BinaryOperatorKind Op, int64_t A,
-                                  int64_t B) {
+std::optional<int64_t> foldBinary(BinaryOperatorKind Op, int64_t A, int64_t B) {
   int64_t R = 0;
   switch (Op) {
   case BO_Add:
@@ -424,8 +460,21 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     uint64_t Base = slotIdentity(AS->getBase(), F, Name, Depth + 1);
-    if (!Base)
-      return 0;
+    if (!Base) {
+      // `storage[0]` with `int *storage = (int *)(smem_raw + 616)`.
+      AbstractValue P = evaluateImpl(AS->getBase(), F, Depth + 1);
+      AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
+      if (!P.isSlotAddress() || !Index.Constant)
+        return 0;
+      if (*Index.Constant != 0) {
+        P = offsetSlot(P, AS->getBase(), Index, /*Negate=*/false);
+        if (!P.isSlotAddress())
+          return 0;
+      }
+      if (Name)
+        *Name = P.SlotName;
+      return P.Slot;
+    }
     AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
     if (Name)
       *Name += Index.Constant ? "[" + std::to_string(*Index.Constant) + "]"
@@ -490,6 +539,52 @@ std::optional<int64_t> ValueEvaluator::constantInt(const Expr *E) {
   return Result;
 }
 
+AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
+                                         const Expr *BaseExpr,
+                                         const AbstractValue &Addend,
+                                         bool Negate) {
+  AbstractValue V;
+  V.Uniform = join(Base.Uniform, Addend.Uniform);
+  if (!Base.SlotArray)
+    return V;
+  std::string ArrayName = Base.SlotName.substr(0, Base.SlotName.rfind('['));
+  V.Address = AddressKind::SlotAddress;
+  V.SlotArray = Base.SlotArray;
+  // Some element of the same array (a pipeline stage, `bar + stage * 8`):
+  // no slot of its own (an alloc into it names no region), but mbarriers
+  // are matched by their array, so a commit and a wait on a stage still
+  // meet.
+  auto SomeElement = [&] {
+    V.Slot = 0;
+    V.SlotName = ArrayName + "[]";
+    return V;
+  };
+  // Pointer arithmetic moves by the pointee (after the casts written on the
+  // pointer), integer arithmetic on a shared address by bytes.
+  int64_t Stride = 1;
+  QualType T = BaseExpr->getType();
+  if (const auto *PT = T->getAs<PointerType>()) {
+    QualType Pointee = PT->getPointeeType();
+    if (Pointee->isIncompleteType() || Pointee->isDependentType())
+      return SomeElement();
+    Stride = Ctx.getTypeSizeInChars(Pointee).getQuantity();
+  } else if (!T->isIntegerType()) {
+    return SomeElement();
+  }
+  if (!Base.SlotByteOffset || Base.SlotElementBytes <= 0 || !Addend.Constant)
+    return SomeElement();
+  int64_t Bytes =
+      *Base.SlotByteOffset + (Negate ? -1 : 1) * *Addend.Constant * Stride;
+  if (Bytes < 0 || Bytes % Base.SlotElementBytes != 0)
+    return SomeElement();
+  int64_t Index = Bytes / Base.SlotElementBytes;
+  V.Slot = hashIdentity(reinterpret_cast<const void *>(Base.SlotArray), Index);
+  V.SlotName = ArrayName + "[" + std::to_string(Index) + "]";
+  V.SlotByteOffset = Bytes;
+  V.SlotElementBytes = Base.SlotElementBytes;
+  return V;
+}
+
 AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
   return evaluateImpl(E, F, 0);
 }
@@ -500,6 +595,35 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
   Unknown.Uniform = Uniformity::Unknown;
   if (!E || Depth > MaxEvalDepth)
     return Unknown;
+  // A __shared__ array used as a pointer (`__cvta_generic_to_shared(slot)`
+  // with `__shared__ uint32_t slot[1]`) is the address of its element 0,
+  // the slot `slot[0]` reads.
+  const Expr *Decay = E->IgnoreParens();
+  while (const auto *IC = dyn_cast<ImplicitCastExpr>(Decay)) {
+    if (IC->getCastKind() == CK_ArrayToPointerDecay)
+      break;
+    Decay = IC->getSubExpr()->IgnoreParens();
+  }
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(Decay);
+      IC && IC->getCastKind() == CK_ArrayToPointerDecay) {
+    std::string Name;
+    if (uint64_t Array = slotIdentity(IC->getSubExpr(), F, &Name, Depth + 1)) {
+      AbstractValue V = Unknown;
+      V.Address = AddressKind::SlotAddress;
+      V.Uniform = Uniformity::CtaUniform;
+      V.Slot = hashIdentity(reinterpret_cast<const void *>(Array), 0);
+      V.SlotArray = Array;
+      V.SlotName = Name + "[0]";
+      if (const ArrayType *AT = Ctx.getAsArrayType(IC->getSubExpr()->getType());
+          AT && !AT->getElementType()->isIncompleteType() &&
+          !AT->getElementType()->isDependentType()) {
+        V.SlotByteOffset = 0;
+        V.SlotElementBytes =
+            Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+      }
+      return V;
+    }
+  }
   E = strip(E);
 
   if (!E->isValueDependent() && !E->isTypeDependent() &&
@@ -515,6 +639,7 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
   if (auto U = builtinVariableUniformity(E)) {
     AbstractValue V;
     V.Uniform = *U;
+    V.IsThreadIndexX = isThreadIdxX(E);
     return V;
   }
 
@@ -652,6 +777,13 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       }
       return V;
     }
+    // `smem + 616` (the integer shared address of a dynamic buffer) and
+    // `smem_raw + 616` (a pointer into it) name the element at that byte.
+    if ((Op == BO_Add || Op == BO_Sub) &&
+        (L.isSlotAddress() || (R.isSlotAddress() && Op == BO_Add)))
+      return offsetSlot(L.isSlotAddress() ? L : R,
+                        L.isSlotAddress() ? BO->getLHS() : BO->getRHS(),
+                        L.isSlotAddress() ? R : L, Op == BO_Sub);
     // `threadIdx.x / 32` and `threadIdx.x >> 5` are warp indices.
     if (L.Uniform == Uniformity::ThreadVariant &&
         R.Uniform == Uniformity::CtaUniform) {
@@ -666,34 +798,47 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
         V.IsWarpIndex = RawTid && *R.Constant == 5;
       }
     }
-    // `threadIdx.x < 64` selects whole warps of a 1-D block.
+    // `threadIdx.x < 64` selects whole warps of a 1-D block, and so does
+    // `tid < n * 32` with `const int tid = threadIdx.x` and a uniform n.
     if (BO->isRelationalOp()) {
-      const Expr *Tid = nullptr;
+      auto IsTid = [](const Expr *E, const AbstractValue &EV) {
+        return EV.IsThreadIndexX ||
+               builtinVariableUniformity(strip(E)) == Uniformity::ThreadVariant;
+      };
       const AbstractValue *Bound = nullptr;
       BinaryOperatorKind Rel = BO->getOpcode();
-      if (builtinVariableUniformity(strip(BO->getLHS())) ==
-              Uniformity::ThreadVariant &&
-          R.Constant) {
-        Tid = BO->getLHS();
+      if (IsTid(BO->getLHS(), L) && R.Uniform != Uniformity::ThreadVariant) {
         Bound = &R;
-      } else if (builtinVariableUniformity(strip(BO->getRHS())) ==
-                     Uniformity::ThreadVariant &&
-                 L.Constant) {
-        Tid = BO->getRHS();
+      } else if (IsTid(BO->getRHS(), R) &&
+                 L.Uniform != Uniformity::ThreadVariant) {
         Bound = &L;
         Rel = BinaryOperator::reverseComparisonOp(Rel);
       }
-      if (Tid) {
+      if (Bound && Bound->Constant) {
         int64_t C = *Bound->Constant;
         if (Rel == BO_LE || Rel == BO_GT)
           ++C;
         if (C >= 0 && C % 32 == 0)
           V.Uniform = Uniformity::WarpUniform;
+      } else if (Bound && (Rel == BO_LT || Rel == BO_GE) &&
+                 isWarpMultiple(*Bound)) {
+        V.Uniform = Uniformity::WarpUniform;
       }
     }
     if (L.Constant && R.Constant) {
       V.Constant = foldBinary(Op, *L.Constant, *R.Constant);
     } else {
+      int64_t FL = factorOf(L), FR = factorOf(R), Factor = 1;
+      if (Op == BO_Mul && FL > 0 && FR > 0 && FL <= INT32_MAX &&
+          FR <= INT32_MAX)
+        Factor = FL * FR;
+      else if (Op == BO_Shl && R.Constant && *R.Constant >= 0 &&
+               *R.Constant < 31 && FL > 0 && FL <= INT32_MAX)
+        Factor = FL << *R.Constant;
+      else if (Op == BO_Add || Op == BO_Sub)
+        Factor = std::gcd(FL, FR);
+      if (Factor > 1)
+        V.KnownFactor = Factor;
       V.Choices = binaryChoices(Op, L, R, BO->getLHS()->getType());
       if (V.Choices.size() == 1) {
         V.Constant = V.Choices.front();
@@ -742,7 +887,8 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     if (T.Constant && Fl.Constant && *T.Constant == *Fl.Constant) {
       V.Constant = T.Constant;
     } else {
-      std::vector<int64_t> Ts = possibleConstants(T), Fs = possibleConstants(Fl);
+      std::vector<int64_t> Ts = possibleConstants(T),
+                           Fs = possibleConstants(Fl);
       if (!Ts.empty() && !Fs.empty()) {
         Ts.insert(Ts.end(), Fs.begin(), Fs.end());
         V.Choices = normalizeChoices(std::move(Ts));
@@ -792,6 +938,28 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
                     : Uniformity::Unknown;
     if (Src.Uniform == Uniformity::CtaUniform)
       V.Constant = Src.Constant;
+    return V;
+  }
+  // min/max: uniform when both operands are; CUDA's integer overloads end
+  // in libdevice declarations (`__nv_min`) that have no body to look into.
+  bool IsMin = llvm::is_contained({"min", "umin", "llmin", "ullmin", "__nv_min",
+                                   "__nv_umin", "__nv_llmin", "__nv_ullmin"},
+                                  Name);
+  bool IsMax = llvm::is_contained({"max", "umax", "llmax", "ullmax", "__nv_max",
+                                   "__nv_umax", "__nv_llmax", "__nv_ullmax"},
+                                  Name);
+  if ((IsMin || IsMax) && CE->getNumArgs() == 2 &&
+      CE->getType()->isIntegerType()) {
+    AbstractValue A = evaluateImpl(CE->getArg(0), F, Depth + 1);
+    AbstractValue B = evaluateImpl(CE->getArg(1), F, Depth + 1);
+    AbstractValue V;
+    V.Uniform = join(A.Uniform, B.Uniform);
+    if (A.Constant && B.Constant) {
+      V.Constant = IsMin ? std::min(*A.Constant, *B.Constant)
+                         : std::max(*A.Constant, *B.Constant);
+    } else if (int64_t G = std::gcd(factorOf(A), factorOf(B)); G > 1) {
+      V.KnownFactor = G;
+    }
     return V;
   }
   // Small helpers of the form `{ return expr; }` are evaluated through.

@@ -81,6 +81,11 @@ private:
                              unsigned Depth);
   AbstractValue evaluateCall(const clang::CallExpr *CE, const Frame &F,
                              unsigned Depth);
+  /// \p Base (a slot address written as \p BaseExpr) moved by \p Addend
+  /// elements of the pointee, or bytes when \p BaseExpr is an integer.
+  AbstractValue offsetSlot(const AbstractValue &Base,
+                           const clang::Expr *BaseExpr,
+                           const AbstractValue &Addend, bool Negate);
   /// Identity of the shared-memory slot the lvalue \p E designates, or 0.
   uint64_t slotIdentity(const clang::Expr *E, const Frame &F, std::string *Name,
                         unsigned Depth);
