@@ -6,6 +6,8 @@
 
 #include "tmemcheck/Analysis/KernelGraph.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace tmemcheck {
@@ -150,6 +152,28 @@ std::vector<uint8_t> KernelGraph::reachableFrom(unsigned From) const {
 std::vector<uint8_t> KernelGraph::reaching(unsigned To) const {
   return closure(Blocks, To,
                  [](const Block &B) -> const auto & { return B.Preds; });
+}
+
+void KernelGraph::noteCallsWithoutBody(
+    const std::vector<CallWithoutBody> &Calls) {
+  if (Calls.empty())
+    return;
+  bool UsesTmem = false;
+  forEachEvent([&](const Event &E) { UsesTmem |= E.K == Event::Kind::Tmem; });
+  if (!UsesTmem)
+    return;
+  std::string Others;
+  if (size_t More = Calls.size() - 1)
+    Others = fmt::format(" and {} other function{}", More, More > 1 ? "s" : "");
+  Remarks.push_back(
+      {Calls.front().Site,
+       fmt::format("kernel '{}' calls '{}'{} declared without a body: what "
+                   "{} to TMEM is unknown, so findings that need every alloc "
+                   "and dealloc are off past the call; give tmemcheck the "
+                   "definition, or describe it with ApiModels in "
+                   ".tmemcheck.yaml",
+                   Name, Calls.front().Callee, Others,
+                   Others.empty() ? "it does" : "they do")});
 }
 
 } // namespace tmemcheck

@@ -188,6 +188,13 @@ struct AnalysisRemark {
   std::string Message;
 };
 
+/// A call of a function declared without a body (another -rdc translation
+/// unit, a library): the callee's name and the first call site.
+struct CallWithoutBody {
+  std::string Callee;
+  SourceLoc Site;
+};
+
 /// The whole kernel.
 struct KernelGraph {
   std::string Name;
@@ -244,6 +251,10 @@ struct KernelGraph {
   const WrittenLiteral *literalOf(const OperandValue &V) const {
     return V.Literal >= 0 ? &Literals[V.Literal] : nullptr;
   }
+  /// When the kernel uses TMEM and makes \p Calls (in order, one per
+  /// callee), one remark names them: what they do to TMEM is unknown
+  /// (design.md "Never silent"). Front ends call it once the graph is built.
+  void noteCallsWithoutBody(const std::vector<CallWithoutBody> &Calls);
   /// Calls F on every event of every block.
   template <typename Fn> void forEachEvent(Fn F) const {
     for (const Block &B : Blocks)

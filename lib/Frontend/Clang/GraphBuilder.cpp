@@ -259,7 +259,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
     Graph.Exit = S->Exit;
   }
   Facts.endKernel();
-  noteDeclaredOnlyCalls(Graph);
+  Graph.noteCallsWithoutBody(DeclaredOnlyCalls);
   // Number events in program order (reverse post-order of blocks), which
   // checks use as "earlier"; CFG construction order is not program order.
   constexpr unsigned Unnumbered = ~0u;
@@ -708,28 +708,6 @@ void GraphBuilder::recordWarpArms(const Expr *Cond, Block &Blk,
   }
 }
 
-void GraphBuilder::noteDeclaredOnlyCalls(KernelGraph &Graph) {
-  if (DeclaredOnlyCalls.empty())
-    return;
-  bool UsesTmem = false;
-  Graph.forEachEvent(
-      [&](const Event &E) { UsesTmem |= E.K == Event::Kind::Tmem; });
-  if (!UsesTmem)
-    return;
-  const auto &[Name, Loc] = DeclaredOnlyCalls.front();
-  std::string Others;
-  if (size_t More = DeclaredOnlyCalls.size() - 1)
-    Others = fmt::format(" and {} other function{}", More, More > 1 ? "s" : "");
-  Graph.Remarks.push_back(
-      {Loc, fmt::format("kernel '{}' calls '{}'{} declared without a body: "
-                        "what {} to TMEM is unknown, so findings that need "
-                        "every alloc and dealloc are off past the call; give "
-                        "tmemcheck the definition, or describe it with "
-                        "ApiModels in .tmemcheck.yaml",
-                        Graph.Name, Name, Others,
-                        Others.empty() ? "it does" : "they do")});
-}
-
 void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,
                                  const Frame &F) {
   Event E;
@@ -754,7 +732,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
       addOpaqueCall(Cur, CallLoc, F);
       std::string Name = qualifiedName(Callee);
       if (llvm::none_of(DeclaredOnlyCalls,
-                        [&](const auto &C) { return C.first == Name; }))
+                        [&](const auto &C) { return C.Callee == Name; }))
         DeclaredOnlyCalls.push_back(
             {Name, toSourceLoc(Ctx.getSourceManager(), CallLoc)});
     }

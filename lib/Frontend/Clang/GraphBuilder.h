@@ -118,9 +118,6 @@ private:
   explicitArguments(const clang::CallExpr *CE);
   void addEvent(unsigned Block, Event E);
   void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
-  /// One remark for a kernel that uses TMEM and calls functions declared
-  /// without a body (design.md "Never silent").
-  void noteDeclaredOnlyCalls(KernelGraph &Graph);
   /// Records which warp indices take each arm of `warp_idx < 4`-style tests.
   void recordWarpArms(const clang::Expr *Cond, Block &Blk, const Frame &F);
   /// A call of a wrapper known by name (CUTLASS under Clang, rules §7.2).
@@ -159,7 +156,7 @@ private:
   std::vector<AnalysisRemark> Remarks;
   /// Functions without a body the kernel being built calls, by qualified
   /// name, with the first call site.
-  std::vector<std::pair<std::string, SourceLoc>> DeclaredOnlyCalls;
+  std::vector<CallWithoutBody> DeclaredOnlyCalls;
   /// The object a CFGConstructor element builds, while it is translated.
   uint64_t ConstructedObject = 0;
 

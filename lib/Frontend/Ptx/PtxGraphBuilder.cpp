@@ -563,6 +563,14 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
           Recursive || TooDeep) {
         Event E = MakeEvent(Event::Kind::OpaqueCall, Idx);
         E.Guarded = false;
+        if (FnIt != FunctionByName.end() &&
+            !M.Functions[FnIt->second].HasBody) {
+          std::string Name = displayName(Callee->Text, /*IsFunction=*/true);
+          if (llvm::none_of(CallsWithoutBody, [&](const CallWithoutBody &C) {
+                return C.Callee == Name;
+              }))
+            CallsWithoutBody.push_back({Name, E.userLoc()});
+        }
         addEvent(Cur, std::move(E));
         if (TooDeep && !Recursive && FnIt != FunctionByName.end() &&
             M.Functions[FnIt->second].HasBody && !DepthReported) {
@@ -743,8 +751,10 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   } else {
     Graph.Entry = S->Entry;
     refineLaneSplits(Graph);
+    Graph.noteCallsWithoutBody(CallsWithoutBody);
   }
   BranchThreads.clear();
+  CallsWithoutBody.clear();
   // Number events in program order (reverse post-order of blocks).
   constexpr unsigned Unnumbered = ~0u;
   for (Block &B : Graph.Blocks)

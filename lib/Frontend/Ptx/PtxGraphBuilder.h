@@ -98,6 +98,9 @@ private:
   unsigned NextInstance = 0;
   bool BudgetReported = false;
   bool DepthReported = false;
+  /// `.extern .func` callees of the kernel being built that no model
+  /// describes, for the remark about them.
+  std::vector<CallWithoutBody> CallsWithoutBody;
   /// Branch blocks on %tid.x alone: the threads that take arm 0.
   std::map<unsigned, std::shared_ptr<const ThreadSet>> BranchThreads;
 };
