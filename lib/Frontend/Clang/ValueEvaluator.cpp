@@ -396,7 +396,6 @@ std::vector<int64_t> binaryChoices(BinaryOperatorKind Op,
   return normalizeChoices(std::move(Out));
 }
 
-
 /// Per-thread values (AbstractValue::PerThread) of a 1-D block.
 constexpr unsigned BlockThreads = 1024;
 using ThreadValues = std::vector<int64_t>;
@@ -979,14 +978,14 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       if (Op == BO_Or) {
         bool AE = false;
         ThreadValuesPtr AT = perThreadOf(Addend, AE);
-        bool Disjoint = Base.isAllocationStart() && Base.PerThread && AT &&
-                        AE && llvm::all_of(*AT, [](int64_t X) {
-                          return X >= 0 && X <= INT64_C(0xFFFFFFFF) &&
-                                 (X & 0xFFFF) == 0;
-                        });
+        bool Disjoint =
+            Base.isAllocationStart() && Base.PerThread && AT && AE &&
+            llvm::all_of(*AT, [](int64_t X) {
+              return X >= 0 && X <= INT64_C(0xFFFFFFFF) && (X & 0xFFFF) == 0;
+            });
         if (Disjoint)
-          setPerThread(V, combinePerThread(BO_Add, Base, Addend, 32, false,
-                                           Exact),
+          setPerThread(V,
+                       combinePerThread(BO_Add, Base, Addend, 32, false, Exact),
                        false);
       } else {
         setPerThread(V, combinePerThread(Op, L, R, 32, false, Exact), false);
@@ -1063,8 +1062,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       auto [Bits, Signed] = intShape(BO->getType(), Ctx);
       bool Exact = false;
       if (!V.Constant && !V.isSlotAddress())
-        if (ThreadValuesPtr T =
-                combinePerThread(Op, L, R, Bits, Signed, Exact))
+        if (ThreadValuesPtr T = combinePerThread(Op, L, R, Bits, Signed, Exact))
           setPerThread(V, std::move(T), Exact);
     }
     return V;
@@ -1094,9 +1092,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       default:
         break;
       }
-    } else if (S.PerThread && (UO->getOpcode() == UO_Minus ||
-                               UO->getOpcode() == UO_Not ||
-                               UO->getOpcode() == UO_Plus)) {
+    } else if (S.PerThread &&
+               (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Not ||
+                UO->getOpcode() == UO_Plus)) {
       // -x and ~x = -x - 1 keep lanes apart; with an unknown base only
       // the offsets are negated.
       auto [Bits, Signed] = intShape(UO->getType(), Ctx);
@@ -1104,10 +1102,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         auto T = std::make_shared<ThreadValues>(BlockThreads);
         for (unsigned I = 0; I < BlockThreads; ++I) {
           uint64_t X = uint64_t((*S.PerThread)[I]);
-          uint64_t Y = UO->getOpcode() == UO_Plus ? X
-                       : UO->getOpcode() == UO_Not && S.PerThreadExact
-                           ? ~X
-                           : 0 - X;
+          uint64_t Y = UO->getOpcode() == UO_Plus                      ? X
+                       : UO->getOpcode() == UO_Not && S.PerThreadExact ? ~X
+                                                                       : 0 - X;
           (*T)[I] = truncateTo(int64_t(Y), Bits, Signed);
         }
         setPerThread(V, std::move(T), S.PerThreadExact);
@@ -1125,8 +1122,8 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
     AbstractValue V;
     V.Uniform = join(C.Uniform, join(T.Uniform, Fl.Uniform));
     bool TE = false, FE = false;
-    ThreadValuesPtr TT = C.PerThread && C.PerThreadExact ? perThreadOf(T, TE)
-                                                         : nullptr;
+    ThreadValuesPtr TT =
+        C.PerThread && C.PerThreadExact ? perThreadOf(T, TE) : nullptr;
     ThreadValuesPtr FT = TT ? perThreadOf(Fl, FE) : nullptr;
     if (TT && FT && TE && FE) {
       // `threadIdx.x % 2 ? 64 : 32`, selected thread by thread.

@@ -87,8 +87,8 @@ private:
                              unsigned Depth);
   /// A call of a helper of the form `{ return expr; }`: expr, its
   /// parameters bound to the arguments; unknown for other calls.
-  AbstractValue evaluateSingleReturn(const clang::CallExpr *CE,
-                                     const Frame &F, unsigned Depth);
+  AbstractValue evaluateSingleReturn(const clang::CallExpr *CE, const Frame &F,
+                                     unsigned Depth);
   /// \p Base (a slot address written as \p BaseExpr) moved by \p Addend
   /// elements of the pointee, or bytes when \p BaseExpr is an integer.
   AbstractValue offsetSlot(const AbstractValue &Base,

@@ -211,8 +211,7 @@ std::shared_ptr<const ThreadTable> offsetsOf(const PtxValue &P, bool &Exact) {
 
 /// Records \p T as the per-thread offsets of \p P and whether they make it
 /// lane-variant.
-void setOffsets(PtxValue &P, std::shared_ptr<const ThreadTable> T,
-                bool Exact) {
+void setOffsets(PtxValue &P, std::shared_ptr<const ThreadTable> T, bool Exact) {
   P.V.LaneVariant = false;
   if (T)
     for (unsigned I = 0; I < T->size() && !P.V.LaneVariant; ++I)
@@ -233,8 +232,7 @@ std::shared_ptr<const ThreadTable> combineOffsets(StringRef Op,
   auto LT = offsetsOf(L, LE), RT = offsetsOf(R, RE);
   if (!LT || !RT || (Bits != 32 && Bits != 64))
     return nullptr;
-  if (!L.V.LaneVariant && !R.V.LaneVariant && !L.V.PerThread &&
-      !R.V.PerThread)
+  if (!L.V.LaneVariant && !R.V.LaneVariant && !L.V.PerThread && !R.V.PerThread)
     return nullptr;
   bool RConst = RE && llvm::all_equal(*RT), LConst = LE && llvm::all_equal(*LT);
   if (!(Op == "add" || Op == "sub" || (Op == "mul" && (RConst || LConst)) ||
@@ -906,12 +904,26 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       PtxValue P = Src(1);
       if (P.V.Constant && Bits && !P.V.isSlotAddress())
         P = constant(truncate(*P.V.Constant, Bits, Signed));
-      // A narrowing conversion may make lanes meet.
-      if (Base == "cvt" && llvm::any_of(I.Parts, [](StringRef Part) {
-            return Part.size() >= 2 && StringRef("usb").contains(Part[0]) &&
-                   (Part.drop_front() == "8" || Part.drop_front() == "16");
-          }))
-        P.V.LaneVariant = false;
+      // A narrowing conversion may make lanes meet: the per-thread values
+      // are truncated (modulo 2^k, which keeps a warp-uniform base one).
+      unsigned Narrow = 0;
+      if (Base == "cvt")
+        for (StringRef Part : I.Parts)
+          if (Part.size() >= 2 && StringRef("usb").contains(Part[0]) &&
+              (Part.drop_front() == "8" || Part.drop_front() == "16"))
+            Narrow = Narrow
+                         ? std::min<unsigned>(Narrow, Part[1] == '8' ? 8 : 16)
+                         : (Part[1] == '8' ? 8 : 16);
+      if (Narrow && !P.V.Constant) {
+        bool Exact = false;
+        std::shared_ptr<ThreadTable> T;
+        if (auto Offsets = offsetsOf(P, Exact)) {
+          T = std::make_shared<ThreadTable>(*Offsets);
+          for (int64_t &X : *T)
+            X = truncate(X, Narrow, false);
+        }
+        setOffsets(P, std::move(T), Exact);
+      }
       // The name of a variable is its address in that state space.
       Out[0] = P;
     }
@@ -1106,11 +1118,11 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       if (Base == "or") {
         bool AE = false;
         auto AT = offsetsOf(A, AE);
-        bool Disjoint = B.SlotRead && B.V.isAllocationStart() && AT && AE &&
-                        llvm::all_of(*AT, [](int64_t X) {
-                          return X >= 0 && X <= INT64_C(0xFFFFFFFF) &&
-                                 (X & 0xFFFF) == 0;
-                        });
+        bool Disjoint =
+            B.SlotRead && B.V.isAllocationStart() && AT && AE &&
+            llvm::all_of(*AT, [](int64_t X) {
+              return X >= 0 && X <= INT64_C(0xFFFFFFFF) && (X & 0xFFFF) == 0;
+            });
         if (Disjoint)
           setOffsets(P, combineOffsets("add", B, A, 32, Exact), false);
       } else {
@@ -1141,7 +1153,9 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         IsWarp = IsWarp && V && *V == T / 32;
         WarpUniform = WarpUniform && V && V0 && *V == *V0;
       }
-      P.V.LaneVariant = laneVariant(*E);
+      // Operands truncated by a conversion (PerThread) are combined below.
+      if (!L.V.PerThread && !R.V.PerThread)
+        P.V.LaneVariant = laneVariant(*E);
       P.Tid = std::move(E);
       if (WarpUniform)
         P.V.Uniform = join(Uniformity::WarpUniform,
@@ -1173,7 +1187,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       P.LaneOnly = true;
     // Not a function of %tid.x alone, but of one plus a warp-uniform base:
     // `(taddr + (tid << 16)) + lane`.
-    if (!P.Tid && !Wide && !P.V.isSlotAddress()) {
+    if ((!P.Tid || L.V.PerThread || R.V.PerThread) && !Wide &&
+        !P.V.isSlotAddress()) {
       bool Exact = false;
       if (auto T = combineOffsets(Base, L, R, Bits, Exact))
         setOffsets(P, std::move(T), Exact);
@@ -1246,6 +1261,13 @@ void RegisterValues::solve() {
         // depends on the guard as well.
         if (I.Pred)
           V.V.Uniform = join(V.V.Uniform, Guard);
+        // Lanes the guard skips keep an older value: no longer one
+        // function of the lane.
+        if (I.Pred && Guard > Uniformity::WarpUniform) {
+          V.V.LaneVariant = false;
+          V.V.PerThread.reset();
+          V.V.PerThreadExact = false;
+        }
         joinInto(Slot, V);
       }
     }
