@@ -14,11 +14,48 @@ namespace tmemcheck {
 
 namespace {
 
+/// The operand of warp-collective \p E that provably differs between the
+/// lanes of a warp (AbstractValue::LaneVariant), with what it is, or
+/// nullptr. Checked in this order: the TMEM address (ld, st, dealloc), the
+/// column count (alloc, dealloc), the slot address (alloc).
+const OperandValue *laneVariantOperand(const Event &E, const char *&What) {
+  struct Candidate {
+    int Index;
+    const char *What;
+  };
+  const TmemOp &Op = *E.Op;
+  bool HasAddress = Op.Kind == TmemOpKind::Load ||
+                    Op.Kind == TmemOpKind::Store ||
+                    Op.Kind == TmemOpKind::Dealloc;
+  const Candidate Candidates[] = {
+      {HasAddress ? Op.TmemAddrOperand : -1, "TMEM address"},
+      {Op.NColsOperand, "column count"},
+      {Op.Kind == TmemOpKind::Alloc ? Op.SlotOperand : -1,
+       "shared-memory slot address"}};
+  for (const Candidate &C : Candidates) {
+    if (C.Index < 0 || static_cast<size_t>(C.Index) >= E.Operands.size())
+      continue;
+    const OperandValue &V = E.Operands[C.Index];
+    if (V.Value.LaneVariant) {
+      What = C.What;
+      return &V;
+    }
+  }
+  return nullptr;
+}
+
 /// Flags a warp-collective (`.sync.aligned`) tcgen05 instruction that runs
 /// under a condition that differs between the lanes of a warp: alloc inside
 /// `if (threadIdx.x == 0)`, ld after some lanes returned (rule A2, rules §2).
 /// Loop conditions are exempt: lanes leave a loop together in the idioms
 /// kernels use, and tmemcheck cannot prove otherwise.
+///
+/// Also flags one whose operands differ between the lanes of a warp
+/// (rules §2 "taddr: T (same in all lanes)", A1, §10 #16): `tcgen05.ld` at
+/// `taddr + (threadIdx.x << 16)`, alloc of `32 * (lane % 2 + 1)` columns.
+/// Only operands that provably differ (a function of the lane that is not
+/// constant in a warp, plus a warp-uniform base) count; opaque values never
+/// do.
 class DivergentCollectiveCheck : public Check {
 public:
   DivergentCollectiveCheck()
@@ -32,6 +69,7 @@ public:
       for (const Event &E : Blk.Events) {
         if (E.K != Event::Kind::Tmem || !E.Op || !E.Op->isWarpCollective())
           continue;
+        reportLaneVariantOperand(G, E, Out);
         const Block *Divergent = nullptr;
         for (unsigned C : CD.allControllers(B)) {
           const Block &Cond = G.Blocks[C];
@@ -59,6 +97,33 @@ public:
         Out.report(std::move(F));
       }
     }
+  }
+
+private:
+  void reportLaneVariantOperand(const KernelGraph &G, const Event &E,
+                                FindingSink &Out) {
+    const char *What = nullptr;
+    if (!laneVariantOperand(E, What))
+      return;
+    llvm::StringRef Kind = kindName(E.Op->Kind);
+    bool IsAddress = llvm::StringRef(What) == "TMEM address";
+    Finding F = makeKernelLevelFinding(
+        G, E,
+        fmt::format("tcgen05.{}'s {} differs between the lanes of a warp (it "
+                    "depends on threadIdx.x); every lane of the warp must "
+                    "pass the same {} (rules §2, {}§10 #16)",
+                    Kind.str(), What, What,
+                    llvm::StringRef(What) == "column count" ? "A1, " : ""));
+    F.Notes.push_back(
+        {F.Loc,
+         IsAddress && Kind != "dealloc"
+             ? "each lane already reaches its own TMEM lane (32x32b: lane "
+               "i of the warp reads lane base + i); select the warp's "
+               "quarter with a warp-uniform offset such as ((warp_idx % 4) "
+               "* 32) << 16"
+             : "compute it from warp-uniform values (constants, kernel "
+               "parameters, threadIdx.x / 32, a __shfl_sync broadcast)"});
+    Out.report(std::move(F));
   }
 };
 

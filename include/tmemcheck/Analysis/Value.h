@@ -10,6 +10,7 @@
 #define TMEMCHECK_ANALYSIS_VALUE_H
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,20 @@ struct AbstractValue {
   /// to be a multiple of (`n * 32`, `k << 6`), used to see that
   /// `threadIdx.x < n * 32` selects whole warps.
   std::optional<int64_t> KnownFactor;
+
+  /// The value in each thread of a 1-D block, by threadIdx.x (0..1023),
+  /// relative to a warp-uniform base: thread t holds base(t / 32) +
+  /// (*PerThread)[t], modulo the width of its type. The base is 0 when
+  /// PerThreadExact (the value is a function of threadIdx.x and constants
+  /// alone). Null when not known so; warp-uniform values need none.
+  std::shared_ptr<const std::vector<int64_t>> PerThread;
+  bool PerThreadExact = false;
+  /// The value provably differs between two lanes of some warp: it is, up
+  /// to a warp-uniform base, a function of the lane that is not constant
+  /// within a warp (`threadIdx.x`, `lane_id`, `taddr + (threadIdx.x <<
+  /// 16)`). Never set for opaque values (calls, memory). A warp-collective
+  /// instruction given such an operand is UB (rules §2, §10 #16).
+  bool LaneVariant = false;
 
   AddressKind Address = AddressKind::None;
   /// Identity of the shared-memory slot (a __shared__ variable, array

@@ -396,6 +396,142 @@ std::vector<int64_t> binaryChoices(BinaryOperatorKind Op,
   return normalizeChoices(std::move(Out));
 }
 
+/// Per-thread values (AbstractValue::PerThread) of a 1-D block.
+constexpr unsigned BlockThreads = 1024;
+using ThreadValues = std::vector<int64_t>;
+using ThreadValuesPtr = std::shared_ptr<const ThreadValues>;
+
+/// The offsets of a warp-uniform value from its base: all zero.
+const ThreadValuesPtr &zeroOffsets() {
+  static const ThreadValuesPtr Zeros =
+      std::make_shared<const ThreadValues>(BlockThreads, 0);
+  return Zeros;
+}
+
+/// \p V reduced to \p Bits bits, sign-extended when \p Signed.
+int64_t truncateTo(int64_t V, unsigned Bits, bool Signed) {
+  if (Bits == 0 || Bits >= 64)
+    return V;
+  uint64_t Mask = (uint64_t(1) << Bits) - 1;
+  uint64_t U = uint64_t(V) & Mask;
+  if (Signed && ((U >> (Bits - 1)) & 1))
+    U |= ~Mask;
+  return int64_t(U);
+}
+
+/// True if two lanes of some warp hold different values.
+bool variesWithinWarp(const ThreadValues &T) {
+  for (unsigned I = 0; I < T.size(); ++I)
+    if (T[I] != T[I & ~31u])
+      return true;
+  return false;
+}
+
+/// threadIdx.x, and the lane id threadIdx.x % 32, per thread.
+const ThreadValuesPtr &threadIndexValues() {
+  static const ThreadValuesPtr T = [] {
+    auto V = std::make_shared<ThreadValues>(BlockThreads);
+    for (unsigned I = 0; I < BlockThreads; ++I)
+      (*V)[I] = I;
+    return V;
+  }();
+  return T;
+}
+const ThreadValuesPtr &laneIdValues() {
+  static const ThreadValuesPtr T = [] {
+    auto V = std::make_shared<ThreadValues>(BlockThreads);
+    for (unsigned I = 0; I < BlockThreads; ++I)
+      (*V)[I] = I % 32;
+    return V;
+  }();
+  return T;
+}
+
+/// Sets V's per-thread values and whether they make it lane-variant.
+void setPerThread(AbstractValue &V, ThreadValuesPtr T, bool Exact);
+
+/// A TMEM address read from a shared-memory slot is the same in every
+/// thread that reads that one word: a warp-uniform base. Not when the
+/// slot's index is unknown (`slots[lane]`, named "slots[]").
+void markSlotRead(AbstractValue &V) {
+  if (llvm::StringRef(V.SlotName).contains("[]"))
+    return;
+  setPerThread(V, zeroOffsets(), /*Exact=*/false);
+}
+
+/// Sets V's per-thread values and whether they make it lane-variant.
+void setPerThread(AbstractValue &V, ThreadValuesPtr T, bool Exact) {
+  V.LaneVariant = T && variesWithinWarp(*T);
+  V.PerThreadExact = T && Exact;
+  V.PerThread = std::move(T);
+}
+
+/// The per-thread values of \p V (base and offsets), when known: its own,
+/// a constant's, or the zero offsets of a warp-uniform value. \p Exact
+/// tells whether the base is 0.
+ThreadValuesPtr perThreadOf(const AbstractValue &V, bool &Exact) {
+  if (V.PerThread) {
+    Exact = V.PerThreadExact;
+    return V.PerThread;
+  }
+  if (V.Constant && !V.isSlotAddress() && !V.isTmemAddress()) {
+    Exact = true;
+    return std::make_shared<const ThreadValues>(BlockThreads, *V.Constant);
+  }
+  if (V.Uniform <= Uniformity::WarpUniform && !V.isSlotAddress()) {
+    Exact = false;
+    return zeroOffsets();
+  }
+  return nullptr;
+}
+
+/// Bits and signedness of integer type \p T, or {0, false} if not one.
+std::pair<unsigned, bool> intShape(QualType T, const ASTContext &Ctx) {
+  if (T.isNull() || T->isDependentType() || !T->isIntegralOrEnumerationType())
+    return {0, false};
+  return {Ctx.getIntWidth(T), T->isSignedIntegerOrEnumerationType()};
+}
+
+/// `L op R` per thread (design-notes "Lane-variant values"): anything when
+/// both are exact functions of threadIdx.x; with a warp-uniform base only
+/// the operations under which `base + offset` stays so: `+`, `-` and `*` or
+/// `<<` by a constant. Null when not known.
+ThreadValuesPtr combinePerThread(BinaryOperatorKind Op, const AbstractValue &L,
+                                 const AbstractValue &R, unsigned Bits,
+                                 bool Signed, bool &Exact) {
+  if (!L.PerThread && !R.PerThread)
+    return nullptr; // nothing thread-dependent is known here
+  bool LE = false, RE = false;
+  ThreadValuesPtr LT = perThreadOf(L, LE), RT = perThreadOf(R, RE);
+  if (!LT || !RT || Bits == 0)
+    return nullptr;
+  Exact = LE && RE;
+  bool Linear = Op == BO_Add || Op == BO_Sub ||
+                ((Op == BO_Mul || Op == BO_Shl) && R.Constant) ||
+                (Op == BO_Mul && L.Constant);
+  if (!Exact && !Linear)
+    return nullptr;
+  auto Out = std::make_shared<ThreadValues>(BlockThreads);
+  for (unsigned I = 0; I < BlockThreads; ++I) {
+    int64_t A = (*LT)[I], B = (*RT)[I];
+    std::optional<int64_t> C;
+    if (!Exact && (Op == BO_Add || Op == BO_Sub || Op == BO_Mul)) {
+      // Offsets wrap with the type, as the values do.
+      uint64_t UA = uint64_t(A), UB = uint64_t(B);
+      C = int64_t(Op == BO_Add ? UA + UB : Op == BO_Sub ? UA - UB : UA * UB);
+    } else if (!Exact && Op == BO_Shl) {
+      C = B >= 0 && B < 64 ? std::optional<int64_t>(int64_t(uint64_t(A) << B))
+                           : std::nullopt;
+    } else {
+      C = foldBinary(Op, A, B);
+    }
+    if (!C)
+      return nullptr;
+    (*Out)[I] = truncateTo(*C, Bits, Signed);
+  }
+  return Out;
+}
+
 } // namespace
 
 bool isSlotType(QualType T) { return isSlotTypeImpl(T); }
@@ -591,6 +727,62 @@ AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
 
 AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
                                            unsigned Depth) {
+  AbstractValue V = evaluateUncast(E, F, Depth);
+  if (!V.PerThread || !E)
+    return V;
+  // strip() looks through conversions; the per-thread values must not:
+  // `(uint16_t)(threadIdx.x << 16)` is 0 in every thread. Integer
+  // conversions are applied innermost first; any other conversion drops
+  // them.
+  llvm::SmallVector<QualType, 4> Conversions;
+  for (const Expr *Cur = E;;) {
+    Cur = Cur->IgnoreParens();
+    if (const auto *CE = dyn_cast<CastExpr>(Cur)) {
+      switch (CE->getCastKind()) {
+      case CK_NoOp:
+      case CK_LValueToRValue:
+        break;
+      case CK_IntegralCast:
+        Conversions.push_back(CE->getType());
+        break;
+      default:
+        setPerThread(V, nullptr, false);
+        return V;
+      }
+      Cur = CE->getSubExpr();
+      continue;
+    }
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Cur))
+      Cur = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Cur))
+      Cur = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Cur))
+      Cur = C->getSubExpr();
+    else if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(Cur))
+      Cur = S->getReplacement();
+    else if (const auto *CE = dyn_cast<ConstantExpr>(Cur))
+      Cur = CE->getSubExpr();
+    else
+      break;
+  }
+  if (Conversions.empty())
+    return V;
+  auto Out = std::make_shared<ThreadValues>(*V.PerThread);
+  for (QualType T : llvm::reverse(Conversions)) {
+    auto [Bits, Signed] = intShape(T, Ctx);
+    if (Bits == 0) {
+      setPerThread(V, nullptr, false);
+      return V;
+    }
+    for (int64_t &X : *Out)
+      X = truncateTo(X, Bits, Signed);
+  }
+  setPerThread(V, std::move(Out), V.PerThreadExact);
+  return V;
+}
+
+AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
+                                             unsigned Depth) {
   AbstractValue Unknown;
   Unknown.Uniform = Uniformity::Unknown;
   if (!E || Depth > MaxEvalDepth)
@@ -640,6 +832,8 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
     AbstractValue V;
     V.Uniform = *U;
     V.IsThreadIndexX = isThreadIdxX(E);
+    if (V.IsThreadIndexX)
+      setPerThread(V, threadIndexValues(), /*Exact=*/true);
     return V;
   }
 
@@ -674,6 +868,7 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       if (V.Slot) {
         V.Address = AddressKind::TmemAddress;
         V.LaneOffset = V.ColumnOffset = 0;
+        markSlotRead(V);
       }
       return V;
     }
@@ -687,6 +882,7 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
         V.Slot = Slot;
         V.SlotName = Name;
         V.LaneOffset = V.ColumnOffset = 0;
+        markSlotRead(V);
         return V;
       }
     }
@@ -775,6 +971,25 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
         for (int64_t C : Addend.Choices)
           V.ColumnChoices.push_back(*Base.ColumnOffset + C);
       }
+      // Per thread: `base + (threadIdx.x << 16)`. `base | x` only when the
+      // bits cannot meet: an allocation start (lane field 0, as alloc
+      // writes it) or'ed with values in the lane field alone.
+      bool Exact = false;
+      if (Op == BO_Or) {
+        bool AE = false;
+        ThreadValuesPtr AT = perThreadOf(Addend, AE);
+        bool Disjoint =
+            Base.isAllocationStart() && Base.PerThread && AT && AE &&
+            llvm::all_of(*AT, [](int64_t X) {
+              return X >= 0 && X <= INT64_C(0xFFFFFFFF) && (X & 0xFFFF) == 0;
+            });
+        if (Disjoint)
+          setPerThread(V,
+                       combinePerThread(BO_Add, Base, Addend, 32, false, Exact),
+                       false);
+      } else {
+        setPerThread(V, combinePerThread(Op, L, R, 32, false, Exact), false);
+      }
       return V;
     }
     // `smem + 616` (the integer shared address of a dynamic buffer) and
@@ -844,6 +1059,11 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
         V.Constant = V.Choices.front();
         V.Choices.clear();
       }
+      auto [Bits, Signed] = intShape(BO->getType(), Ctx);
+      bool Exact = false;
+      if (!V.Constant && !V.isSlotAddress())
+        if (ThreadValuesPtr T = combinePerThread(Op, L, R, Bits, Signed, Exact))
+          setPerThread(V, std::move(T), Exact);
     }
     return V;
   }
@@ -872,6 +1092,23 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       default:
         break;
       }
+    } else if (S.PerThread &&
+               (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Not ||
+                UO->getOpcode() == UO_Plus)) {
+      // -x and ~x = -x - 1 keep lanes apart; with an unknown base only
+      // the offsets are negated.
+      auto [Bits, Signed] = intShape(UO->getType(), Ctx);
+      if (Bits) {
+        auto T = std::make_shared<ThreadValues>(BlockThreads);
+        for (unsigned I = 0; I < BlockThreads; ++I) {
+          uint64_t X = uint64_t((*S.PerThread)[I]);
+          uint64_t Y = UO->getOpcode() == UO_Plus                      ? X
+                       : UO->getOpcode() == UO_Not && S.PerThreadExact ? ~X
+                                                                       : 0 - X;
+          (*T)[I] = truncateTo(int64_t(Y), Bits, Signed);
+        }
+        setPerThread(V, std::move(T), S.PerThreadExact);
+      }
     }
     return V;
   }
@@ -884,8 +1121,20 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
       return *C.Constant ? T : Fl;
     AbstractValue V;
     V.Uniform = join(C.Uniform, join(T.Uniform, Fl.Uniform));
+    bool TE = false, FE = false;
+    ThreadValuesPtr TT =
+        C.PerThread && C.PerThreadExact ? perThreadOf(T, TE) : nullptr;
+    ThreadValuesPtr FT = TT ? perThreadOf(Fl, FE) : nullptr;
+    if (TT && FT && TE && FE) {
+      // `threadIdx.x % 2 ? 64 : 32`, selected thread by thread.
+      auto Sel = std::make_shared<ThreadValues>(BlockThreads);
+      for (unsigned I = 0; I < BlockThreads; ++I)
+        (*Sel)[I] = (*C.PerThread)[I] ? (*TT)[I] : (*FT)[I];
+      setPerThread(V, std::move(Sel), true);
+    }
     if (T.Constant && Fl.Constant && *T.Constant == *Fl.Constant) {
       V.Constant = T.Constant;
+      setPerThread(V, nullptr, false);
     } else {
       std::vector<int64_t> Ts = possibleConstants(T),
                            Fs = possibleConstants(Fl);
@@ -917,6 +1166,28 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
   if (auto U = knownCallUniformity(Name)) {
     AbstractValue V;
     V.Uniform = *U;
+    if (Name == "__nvvm_read_ptx_sreg_tid_x") {
+      V.IsThreadIndexX = true;
+      setPerThread(V, threadIndexValues(), true);
+    } else if (Name == "__nvvm_read_ptx_sreg_laneid") {
+      setPerThread(V, laneIdValues(), true);
+    } else if (*U == Uniformity::ThreadVariant && Name.contains("lane")) {
+      // A helper named like a lane id (`lane_id()`): classified by name,
+      // lane-variant only when its body says so (`threadIdx.x & 31`).
+      AbstractValue Body = evaluateSingleReturn(CE, F, Depth);
+      if (Body.PerThread && Body.PerThreadExact)
+        setPerThread(V, Body.PerThread, true);
+    }
+    return V;
+  }
+  // cuda::ptx's special-register readers are inline asm.
+  if (CE->getNumArgs() == 0 &&
+      (Name == "get_sreg_laneid" || Name == "get_sreg_tid_x")) {
+    AbstractValue V;
+    V.Uniform = Uniformity::ThreadVariant;
+    V.IsThreadIndexX = Name == "get_sreg_tid_x";
+    setPerThread(V, V.IsThreadIndexX ? threadIndexValues() : laneIdValues(),
+                 true);
     return V;
   }
   // Address-space conversions of a slot's address keep naming the slot.
@@ -963,7 +1234,18 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
     return V;
   }
   // Small helpers of the form `{ return expr; }` are evaluated through.
+  return evaluateSingleReturn(CE, F, Depth);
+}
+
+AbstractValue ValueEvaluator::evaluateSingleReturn(const CallExpr *CE,
+                                                   const Frame &F,
+                                                   unsigned Depth) {
+  AbstractValue Unknown;
+  Unknown.Uniform = Uniformity::Unknown;
+  const FunctionDecl *FD = CE->getDirectCallee();
   const FunctionDecl *Def = nullptr;
+  if (!FD)
+    return Unknown;
   if (FD->hasBody(Def) && Def) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
     if (Body && Body->size() == 1)

@@ -79,8 +79,16 @@ public:
 private:
   AbstractValue evaluateImpl(const clang::Expr *E, const Frame &F,
                              unsigned Depth);
+  /// evaluateImpl without the integer conversions written around \p E
+  /// (evaluateImpl applies them to the per-thread values).
+  AbstractValue evaluateUncast(const clang::Expr *E, const Frame &F,
+                               unsigned Depth);
   AbstractValue evaluateCall(const clang::CallExpr *CE, const Frame &F,
                              unsigned Depth);
+  /// A call of a helper of the form `{ return expr; }`: expr, its
+  /// parameters bound to the arguments; unknown for other calls.
+  AbstractValue evaluateSingleReturn(const clang::CallExpr *CE, const Frame &F,
+                                     unsigned Depth);
   /// \p Base (a slot address written as \p BaseExpr) moved by \p Addend
   /// elements of the pointee, or bytes when \p BaseExpr is an integer.
   AbstractValue offsetSlot(const AbstractValue &Base,

@@ -38,6 +38,10 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
     return false;
   return A.Defined == B.Defined && A.Key == B.Key && sameExpr(A.Tid, B.Tid) &&
          A.LaneOnly == B.LaneOnly && A.SlotOffset == B.SlotOffset &&
+         A.SlotRead == B.SlotRead && X.LaneVariant == Y.LaneVariant &&
+         X.PerThreadExact == Y.PerThreadExact &&
+         bool(X.PerThread) == bool(Y.PerThread) &&
+         (!X.PerThread || *X.PerThread == *Y.PerThread) &&
          A.WarpsWhen[0] == B.WarpsWhen[0] && A.WarpsWhen[1] == B.WarpsWhen[1] &&
          X.Constant == Y.Constant && X.Uniform == Y.Uniform &&
          X.IsWarpIndex == Y.IsWarpIndex && X.Address == Y.Address &&
@@ -157,6 +161,96 @@ PtxValue constant(int64_t C) {
   return P;
 }
 
+int64_t truncate(int64_t V, unsigned Bits, bool Signed);
+
+/// True if two lanes of some warp get different values of \p E (both
+/// defined): AbstractValue::LaneVariant for a function of %tid.x.
+bool laneVariant(const TidExpr &E) {
+  for (int64_t T = 0; T < int64_t(MaxThreads); ++T) {
+    if ((T & 31) == 0)
+      continue;
+    std::optional<int64_t> V = E.evaluate(T), V0 = E.evaluate(T & ~31);
+    if (V && V0 && *V != *V0)
+      return true;
+  }
+  return false;
+}
+
+/// The same in every lane of a warp, as a base that keeps a lane-variant
+/// addend lane-variant.
+bool uniformBase(const PtxValue &P) {
+  return P.V.Uniform <= Uniformity::WarpUniform || P.SlotRead;
+}
+
+/// The value of \p P per thread, relative to a warp-uniform base
+/// (AbstractValue::PerThread): a function of %tid.x exactly, its recorded
+/// offsets, or the zero offsets of a uniform value. Null when not known.
+std::shared_ptr<const ThreadTable> offsetsOf(const PtxValue &P, bool &Exact) {
+  if (P.V.PerThread) {
+    Exact = P.V.PerThreadExact;
+    return P.V.PerThread;
+  }
+  if (P.Tid && !P.V.isSlotAddress() && !P.V.isTmemAddress()) {
+    auto T = std::make_shared<ThreadTable>(MaxThreads);
+    for (unsigned I = 0; I < MaxThreads; ++I) {
+      std::optional<int64_t> V = P.Tid->evaluate(I);
+      if (!V)
+        return nullptr;
+      (*T)[I] = *V;
+    }
+    Exact = true;
+    return T;
+  }
+  if (uniformBase(P) && !P.V.isSlotAddress()) {
+    static const auto Zeros = std::make_shared<const ThreadTable>(MaxThreads);
+    Exact = false;
+    return Zeros;
+  }
+  return nullptr;
+}
+
+/// Records \p T as the per-thread offsets of \p P and whether they make it
+/// lane-variant.
+void setOffsets(PtxValue &P, std::shared_ptr<const ThreadTable> T, bool Exact) {
+  P.V.LaneVariant = false;
+  if (T)
+    for (unsigned I = 0; I < T->size() && !P.V.LaneVariant; ++I)
+      P.V.LaneVariant = (*T)[I] != (*T)[I & ~31u];
+  P.V.PerThreadExact = T && Exact;
+  P.V.PerThread = std::move(T);
+}
+
+/// `L op R` on offsets from a warp-uniform base, 32- or 64-bit: `add`,
+/// `sub`, and `mul`/`shl` when one side is exact and the same in every
+/// thread (a constant). Null when not known, or when neither side depends
+/// on the thread.
+std::shared_ptr<const ThreadTable> combineOffsets(StringRef Op,
+                                                  const PtxValue &L,
+                                                  const PtxValue &R,
+                                                  unsigned Bits, bool &Exact) {
+  bool LE = false, RE = false;
+  auto LT = offsetsOf(L, LE), RT = offsetsOf(R, RE);
+  if (!LT || !RT || (Bits != 32 && Bits != 64))
+    return nullptr;
+  if (!L.V.LaneVariant && !R.V.LaneVariant && !L.V.PerThread && !R.V.PerThread)
+    return nullptr;
+  bool RConst = RE && llvm::all_equal(*RT), LConst = LE && llvm::all_equal(*LT);
+  if (!(Op == "add" || Op == "sub" || (Op == "mul" && (RConst || LConst)) ||
+        (Op == "shl" && RConst)))
+    return nullptr;
+  Exact = LE && RE;
+  auto Out = std::make_shared<ThreadTable>(MaxThreads);
+  for (unsigned I = 0; I < MaxThreads; ++I) {
+    uint64_t A = uint64_t((*LT)[I]), B = uint64_t((*RT)[I]);
+    uint64_t V = Op == "add"   ? A + B
+                 : Op == "sub" ? A - B
+                 : Op == "mul" ? A * B
+                               : (B >= Bits ? 0 : A << B);
+    (*Out)[I] = truncate(int64_t(V), Bits, false);
+  }
+  return Out;
+}
+
 PtxValue withUniformity(Uniformity U) {
   PtxValue P = unknownValue();
   P.V.Uniform = U;
@@ -217,6 +311,17 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   }
   if (A.Key != B.Key)
     A.Key.clear();
+  // Lanes of one warp may have seen different definitions: lane-variant
+  // only when both are the same function of %tid.x.
+  X.LaneVariant = X.LaneVariant && Y.LaneVariant && A.Tid && B.Tid &&
+                  sameExpr(A.Tid, B.Tid);
+  A.SlotRead = A.SlotRead && B.SlotRead && X.Slot == Y.Slot;
+  // Offsets from two bases that may differ: not a function of the lane.
+  if (!(X.PerThread && Y.PerThread && X.PerThreadExact && Y.PerThreadExact &&
+        *X.PerThread == *Y.PerThread)) {
+    X.PerThread.reset();
+    X.PerThreadExact = false;
+  }
   if (!sameExpr(A.Tid, B.Tid))
     A.Tid.reset();
   if (!A.TrueFor || !B.TrueFor || *A.TrueFor != *B.TrueFor)
@@ -401,6 +506,7 @@ PtxValue integerOf(const ThreadTable &Values) {
   }
   P.V.Uniform =
       WarpUniform ? Uniformity::WarpUniform : Uniformity::ThreadVariant;
+  P.V.LaneVariant = !WarpUniform;
   if (IsWarp) {
     P.V.IsWarpIndex = true;
     P.Key = "%tid.x/32";
@@ -675,7 +781,25 @@ PtxValue RegisterValues::special(StringRef Name) const {
     auto E = std::make_shared<TidExpr>();
     E->K = TidExpr::Kind::Tid;
     P.Tid = std::move(E);
+    P.V.LaneVariant = true;
     P.Key = "%tid.x";
+    return P;
+  }
+  if (Name == "%laneid") {
+    PtxValue P = withUniformity(Uniformity::ThreadVariant);
+    auto Tid = std::make_shared<TidExpr>();
+    Tid->K = TidExpr::Kind::Tid;
+    auto Mask = std::make_shared<TidExpr>();
+    Mask->Value = 31;
+    auto E = std::make_shared<TidExpr>();
+    E->K = TidExpr::Kind::Binary;
+    E->Op = "and";
+    E->L = std::move(Tid);
+    E->R = std::move(Mask);
+    E->Size = 3;
+    P.Tid = std::move(E);
+    P.V.LaneVariant = true;
+    P.Key = Name.str();
     return P;
   }
   if (Base == "%tid" || Base == "%laneid" || Base.starts_with("%lanemask")) {
@@ -780,6 +904,26 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       PtxValue P = Src(1);
       if (P.V.Constant && Bits && !P.V.isSlotAddress())
         P = constant(truncate(*P.V.Constant, Bits, Signed));
+      // A narrowing conversion may make lanes meet: the per-thread values
+      // are truncated (modulo 2^k, which keeps a warp-uniform base one).
+      unsigned Narrow = 0;
+      if (Base == "cvt")
+        for (StringRef Part : I.Parts)
+          if (Part.size() >= 2 && StringRef("usb").contains(Part[0]) &&
+              (Part.drop_front() == "8" || Part.drop_front() == "16"))
+            Narrow = Narrow
+                         ? std::min<unsigned>(Narrow, Part[1] == '8' ? 8 : 16)
+                         : (Part[1] == '8' ? 8 : 16);
+      if (Narrow && !P.V.Constant) {
+        bool Exact = false;
+        std::shared_ptr<ThreadTable> T;
+        if (auto Offsets = offsetsOf(P, Exact)) {
+          T = std::make_shared<ThreadTable>(*Offsets);
+          for (int64_t &X : *T)
+            X = truncate(X, Narrow, false);
+        }
+        setOffsets(P, std::move(T), Exact);
+      }
       // The name of a variable is its address in that state space.
       Out[0] = P;
     }
@@ -812,6 +956,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       P.V.SlotName = A.V.SlotName;
       P.V.Spelling = A.V.SlotName;
       P.V.LaneOffset = P.V.ColumnOffset = 0;
+      P.SlotRead = A.SlotOffset.has_value();
       Out[0] = P;
     }
     return Out;
@@ -965,6 +1110,26 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       } else if (A.LaneOnly && Base != "sub") {
         P.V.ColumnOffset = B.V.ColumnOffset;
       }
+      // `base + (tid << 16)`: a uniform base moved by a lane-variant amount
+      // (or the reverse). `base | x` only when the bits cannot meet: an
+      // allocation start (lane field 0, as alloc writes it) or'ed with
+      // values in the lane field alone.
+      bool Exact = false;
+      if (Base == "or") {
+        bool AE = false;
+        auto AT = offsetsOf(A, AE);
+        bool Disjoint =
+            B.SlotRead && B.V.isAllocationStart() && AT && AE &&
+            llvm::all_of(*AT, [](int64_t X) {
+              return X >= 0 && X <= INT64_C(0xFFFFFFFF) && (X & 0xFFFF) == 0;
+            });
+        if (Disjoint)
+          setOffsets(P, combineOffsets("add", B, A, 32, Exact), false);
+      } else {
+        setOffsets(P, combineOffsets(Base, L, R, 32, Exact), false);
+        // `taddr + 32`: still one value in every thread.
+        P.SlotRead = !P.V.PerThread && uniformBase(L) && uniformBase(R);
+      }
       Out[0] = P;
       return Out;
     }
@@ -988,6 +1153,9 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         IsWarp = IsWarp && V && *V == T / 32;
         WarpUniform = WarpUniform && V && V0 && *V == *V0;
       }
+      // Operands truncated by a conversion (PerThread) are combined below.
+      if (!L.V.PerThread && !R.V.PerThread)
+        P.V.LaneVariant = laneVariant(*E);
       P.Tid = std::move(E);
       if (WarpUniform)
         P.V.Uniform = join(Uniformity::WarpUniform,
@@ -1017,6 +1185,14 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
          (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
       P.LaneOnly = true;
+    // Not a function of %tid.x alone, but of one plus a warp-uniform base:
+    // `(taddr + (tid << 16)) + lane`.
+    if ((!P.Tid || L.V.PerThread || R.V.PerThread) && !Wide &&
+        !P.V.isSlotAddress()) {
+      bool Exact = false;
+      if (auto T = combineOffsets(Base, L, R, Bits, Exact))
+        setOffsets(P, std::move(T), Exact);
+    }
     Out[0] = P;
     return Out;
   }
@@ -1027,6 +1203,25 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       "mad",  "bfe",   "bfi",      "prmt",  "popc", "clz",  "brev",
       "fma",  "mul24", "mad24",    "sad",   "cnot", "lop3", "shf",
       "slct", "testp", "copysign", "bfind", "fns",  "szext"};
+  // `mad.lo d, a, b, c` is a * b + c: nvcc folds `taddr + tid` into
+  // `mad.lo %r, %tid, -65535, taddr + (tid << 16)`.
+  if (Base == "mad" && I.hasPart("lo") && Out.size() == 1 &&
+      I.Operands.size() == 4 && (Bits == 32 || Bits == 64)) {
+    PtxValue A = Src(1), B = Src(2), C = Src(3);
+    PtxValue Product = withUniformity(join(A.V.Uniform, B.V.Uniform));
+    bool Exact = false;
+    if (auto T = combineOffsets("mul", A, B, Bits, Exact)) {
+      setOffsets(Product, std::move(T), Exact);
+      // Only the per-thread facts: the result is not taken for a TMEM
+      // address (its lane and column are not tracked through mad).
+      PtxValue P = withUniformity(join(Product.V.Uniform, C.V.Uniform));
+      if (auto Sum = combineOffsets("add", Product, C, Bits, Exact)) {
+        setOffsets(P, std::move(Sum), Exact);
+        Out[0] = P;
+        return Out;
+      }
+    }
+  }
   if (Pure.count(Base.str())) {
     Uniformity U = Uniformity::CtaUniform;
     for (const ptx::Operand *S : sources(I))
@@ -1066,6 +1261,13 @@ void RegisterValues::solve() {
         // depends on the guard as well.
         if (I.Pred)
           V.V.Uniform = join(V.V.Uniform, Guard);
+        // Lanes the guard skips keep an older value: no longer one
+        // function of the lane.
+        if (I.Pred && Guard > Uniformity::WarpUniform) {
+          V.V.LaneVariant = false;
+          V.V.PerThread.reset();
+          V.V.PerThreadExact = false;
+        }
         joinInto(Slot, V);
       }
     }

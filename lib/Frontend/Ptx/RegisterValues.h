@@ -67,6 +67,10 @@ struct PtxValue {
   /// The value as a function of %tid.x alone, when it is one.
   std::shared_ptr<const TidExpr> Tid;
   bool LaneOnly = false; ///< bits 15..0 are known to be zero.
+  /// A TMEM address read from one shared-memory slot (the same word, so the
+  /// same value, in every thread that reads it), or one moved by warp-
+  /// uniform amounts: a warp-uniform base for AbstractValue::LaneVariant.
+  bool SlotRead = false;
   /// SlotAddress: byte offset into the variable, nullopt when unknown.
   std::optional<int64_t> SlotOffset;
   /// Predicates comparing the warp index with a constant: the warp indices
