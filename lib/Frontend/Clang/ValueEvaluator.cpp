@@ -16,7 +16,9 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/xxhash.h"
 
+#include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace clang;
 
@@ -461,9 +463,33 @@ void markSlotRead(AbstractValue &V) {
 
 /// Sets V's per-thread values and whether they make it lane-variant.
 void setPerThread(AbstractValue &V, ThreadValuesPtr T, bool Exact) {
-  V.LaneVariant = T && variesWithinWarp(*T);
+  // Shared tables are set on many values: look each one at once.
+  thread_local std::map<const ThreadValues *, std::pair<ThreadValuesPtr, bool>>
+      Varies;
+  if (Varies.size() > 4096)
+    Varies.clear();
+  bool LaneVariant = false;
+  if (T) {
+    auto [It, New] = Varies.try_emplace(T.get(), T, false);
+    if (New)
+      It->second.second = variesWithinWarp(*T);
+    LaneVariant = It->second.second;
+  }
+  V.LaneVariant = LaneVariant;
   V.PerThreadExact = T && Exact;
   V.PerThread = std::move(T);
+}
+
+/// The per-thread table of constant \p C. Tables are immutable, so one per
+/// constant serves every use (and lets combinePerThread memoise by table).
+ThreadValuesPtr constantValues(int64_t C) {
+  thread_local std::map<int64_t, ThreadValuesPtr> Tables;
+  if (Tables.size() > 4096)
+    Tables.clear();
+  ThreadValuesPtr &T = Tables[C];
+  if (!T)
+    T = std::make_shared<const ThreadValues>(BlockThreads, C);
+  return T;
 }
 
 /// The per-thread values of \p V (base and offsets), when known: its own,
@@ -476,7 +502,7 @@ ThreadValuesPtr perThreadOf(const AbstractValue &V, bool &Exact) {
   }
   if (V.Constant && !V.isSlotAddress() && !V.isTmemAddress()) {
     Exact = true;
-    return std::make_shared<const ThreadValues>(BlockThreads, *V.Constant);
+    return constantValues(*V.Constant);
   }
   if (V.Uniform <= Uniformity::WarpUniform && !V.isSlotAddress()) {
     Exact = false;
@@ -491,6 +517,10 @@ std::pair<unsigned, bool> intShape(QualType T, const ASTContext &Ctx) {
     return {0, false};
   return {Ctx.getIntWidth(T), T->isSignedIntegerOrEnumerationType()};
 }
+
+ThreadValuesPtr combineTables(BinaryOperatorKind Op, const ThreadValues &LT,
+                              const ThreadValues &RT, unsigned Bits,
+                              bool Signed, bool Exact);
 
 /// `L op R` per thread (design-notes "Lane-variant values"): anything when
 /// both are exact functions of threadIdx.x; with a warp-uniform base only
@@ -511,9 +541,31 @@ ThreadValuesPtr combinePerThread(BinaryOperatorKind Op, const AbstractValue &L,
                 (Op == BO_Mul && L.Constant);
   if (!Exact && !Linear)
     return nullptr;
+  // The same operation on the same tables (`threadIdx.x / 32` in every
+  // kernel of a file) is computed once per thread of the tool. The memo
+  // holds its operands, so their addresses are not reused while it lives.
+  using Key = std::tuple<int, const ThreadValues *, const ThreadValues *,
+                         unsigned, bool, bool>;
+  thread_local std::map<
+      Key, std::tuple<ThreadValuesPtr, ThreadValuesPtr, ThreadValuesPtr>>
+      Memo;
+  if (Memo.size() > 4096)
+    Memo.clear();
+  Key K{int(Op), LT.get(), RT.get(), Bits, Signed, Exact};
+  if (auto It = Memo.find(K); It != Memo.end())
+    return std::get<2>(It->second);
+  ThreadValuesPtr Result = combineTables(Op, *LT, *RT, Bits, Signed, Exact);
+  Memo[K] = {LT, RT, Result};
+  return Result;
+}
+
+/// combinePerThread's arithmetic, thread by thread.
+ThreadValuesPtr combineTables(BinaryOperatorKind Op, const ThreadValues &LT,
+                              const ThreadValues &RT, unsigned Bits,
+                              bool Signed, bool Exact) {
   auto Out = std::make_shared<ThreadValues>(BlockThreads);
   for (unsigned I = 0; I < BlockThreads; ++I) {
-    int64_t A = (*LT)[I], B = (*RT)[I];
+    int64_t A = LT[I], B = RT[I];
     std::optional<int64_t> C;
     if (!Exact && (Op == BO_Add || Op == BO_Sub || Op == BO_Mul)) {
       // Offsets wrap with the type, as the values do.
