@@ -165,29 +165,7 @@ void GraphBuilder::noteWaitLdSpelling(const CallExpr *CE) {
     Facts.noteWaitLdWrapperCall(CE, Name);
 }
 
-bool GraphBuilder::overBudget() {
-  if (G->OutOfTime)
-    return true;
-  if (Clock.expired(*Time)) {
-    // The driver reports the kernel from its budget (KernelBudget::remark).
-    G->Truncated = G->OutOfTime = true;
-    return true;
-  }
-  if (G->Blocks.size() <= Limits.MaxBlocksPerKernel &&
-      EventCount <= Limits.MaxEventsPerKernel)
-    return false;
-  G->Truncated = true;
-  if (!BudgetReported) {
-    BudgetReported = true;
-    G->Remarks.push_back(
-        {G->Loc, fmt::format("analysis budget reached in kernel '{}' ({} "
-                             "blocks / {} events); the rest of the kernel "
-                             "was not analysed (raise --max-events)",
-                             G->Name, Limits.MaxBlocksPerKernel,
-                             Limits.MaxEventsPerKernel)});
-  }
-  return true;
-}
+bool GraphBuilder::overBudget() { return Budget->exhausted(EventCount); }
 
 void GraphBuilder::addEvent(unsigned Block, Event E) {
   if (overBudget())
@@ -221,12 +199,10 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   KernelGraph Graph;
   G = &Graph;
   EventCount = 0;
-  BudgetReported = DepthReported = false;
+  DepthReported = false;
   DeclaredOnlyCalls.clear();
-  AnalysisLimits TimeOnly;
-  TimeOnly.MaxKernelSeconds = Limits.MaxKernelSeconds;
-  Time.emplace(TimeOnly, /*AlreadySpent=*/0);
-  Clock = DeadlinePoller();
+  Budget.emplace(Graph, Limits.MaxKernelSeconds, Limits.MaxBlocksPerKernel,
+                 Limits.MaxEventsPerKernel);
   Graph.Name = functionName(Kernel);
   Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
   Graph.IsPattern = IsPattern;

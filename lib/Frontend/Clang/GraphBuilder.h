@@ -13,7 +13,7 @@
 #include "LoopTrips.h"
 #include "ValueEvaluator.h"
 
-#include "tmemcheck/Analysis/KernelBudget.h"
+#include "tmemcheck/Analysis/GraphBuildBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Model/ApiModel.h"
@@ -141,11 +141,9 @@ private:
   unsigned NextFrameId = 1;
   unsigned EventCount = 0;
   unsigned WaitLdCount = 0; ///< tcgen05.wait::ld events added so far.
-  bool BudgetReported = false;
   bool DepthReported = false;
-  /// The time budget of the kernel being built, polled by overBudget().
-  std::optional<KernelBudget> Time;
-  DeadlinePoller Clock;
+  /// The bounds of the kernel being built, checked by overBudget().
+  std::optional<GraphBuildBudget> Budget;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>> Cfgs;
   std::vector<std::unique_ptr<Frame>> Frames;
   std::unique_ptr<RelevanceOracle> Relevance;

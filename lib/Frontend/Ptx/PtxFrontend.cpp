@@ -56,6 +56,10 @@ TranslationUnitResult analyzePtxText(StringRef Text, StringRef Path,
     return Result;
   }
   Result.Parsed = true;
+  // tcgen05 in the text, and in the graphs (user API models) below: a
+  // kernel abandoned for its budget still counts.
+  for (const ptx::Instruction &I : M.Body.Instructions)
+    Result.Tcgen05Instructions += I.base() == "tcgen05";
 
   PtxGraphBuilder Builder(M, Map, Limits);
   double GraphSeconds = 0;

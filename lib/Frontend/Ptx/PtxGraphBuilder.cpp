@@ -70,22 +70,7 @@ PtxGraphBuilder::PtxGraphBuilder(const ptx::ParsedModule &M,
       ModuleShared[V.Name] = displayName(V.Name, /*IsFunction=*/false);
 }
 
-bool PtxGraphBuilder::overBudget() {
-  if (G->Blocks.size() <= Limits.MaxBlocksPerKernel &&
-      EventCount <= Limits.MaxEventsPerKernel)
-    return false;
-  G->Truncated = true;
-  if (!BudgetReported) {
-    BudgetReported = true;
-    G->Remarks.push_back(
-        {G->Loc, fmt::format("analysis budget reached in kernel '{}' ({} "
-                             "blocks / {} events); the rest of the kernel "
-                             "was not analysed (raise --max-events)",
-                             G->Name, Limits.MaxBlocksPerKernel,
-                             Limits.MaxEventsPerKernel)});
-  }
-  return true;
-}
+bool PtxGraphBuilder::overBudget() { return Budget->exhausted(EventCount); }
 
 void PtxGraphBuilder::addEvent(unsigned Block, Event E) {
   if (overBudget())
@@ -725,7 +710,9 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   KernelGraph Graph;
   G = &Graph;
   EventCount = 0;
-  BudgetReported = DepthReported = false;
+  DepthReported = false;
+  Budget.emplace(Graph, Limits.MaxKernelSeconds, Limits.MaxBlocksPerKernel,
+                 Limits.MaxEventsPerKernel);
   Graph.Name = displayName(Fn.Name, /*IsFunction=*/true);
   Graph.Loc = Map.functionLoc(Fn);
   Graph.EndLoc = Map.ptxLoc(Fn.CloseBrace.Offset);

@@ -14,6 +14,7 @@
 #include "PtxSourceMap.h"
 #include "RegisterValues.h"
 
+#include "tmemcheck/Analysis/GraphBuildBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Ptx/Module.h"
@@ -96,7 +97,8 @@ private:
   KernelGraph *G = nullptr;
   unsigned EventCount = 0;
   unsigned NextInstance = 0;
-  bool BudgetReported = false;
+  /// The bounds of the kernel being built, checked by overBudget().
+  std::optional<GraphBuildBudget> Budget;
   bool DepthReported = false;
   /// `.extern .func` callees of the kernel being built that no model
   /// describes, for the remark about them.
