@@ -32,12 +32,14 @@ if [ "${SANITIZED:-1}" != 0 ]; then
 fi
 
 # Bounded fuzzing (FUZZ_SECONDS per target, default 30; 0 skips): the PTX
-# parser and decoders, asm operand binding, the config loader. Any crash or
-# sanitizer report fails the run; the reproducer is kept in the build
-# directory as fuzz-<target>-crash-*.
+# parser and decoders, asm operand binding, the config loader, and the whole
+# PTX front end with every check on .ptx modules. Any crash or sanitizer
+# report fails the run; the reproducer is kept in the build directory as
+# fuzz-<target>-crash-*.
 fuzz_passed=0 fuzz_failed=0
 fuzz_seconds="${FUZZ_SECONDS:-30}"
-for target in ptx:corpus asm-binding:corpus-asm config:corpus-config; do
+for target in ptx:corpus asm-binding:corpus-asm config:corpus-config \
+              ptx-frontend:corpus-ptx-frontend; do
   name="${target%%:*}" seeds="$root/fuzz/${target#*:}"
   fuzzer="$build/fuzz/tmemcheck-$name-fuzzer"
   [ "$fuzz_seconds" != 0 ] && [ -x "$fuzzer" ] || continue
