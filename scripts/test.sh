@@ -46,10 +46,13 @@ for target in ptx:corpus asm-binding:corpus-asm config:corpus-config \
   corpus="$(mktemp -d)"
   cp "$seeds"/* "$corpus"/
   flog="$build/fuzz-$name.log"
+  # A target's dictionary of tokens, if it has one (fuzz/<name>.dict).
+  dict=()
+  [ -f "$root/fuzz/$name.dict" ] && dict=(-dict="$root/fuzz/$name.dict")
   echo "fuzz: running $(basename "$fuzzer") for $fuzz_seconds s"
   if "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 \
        -artifact_prefix="$build/fuzz-$name-" -print_final_stats=1 \
-       "$corpus" > "$flog" 2>&1; then
+       "${dict[@]}" "$corpus" > "$flog" 2>&1; then
     fuzz_passed=$((fuzz_passed + 1))
     grep -E "^stat::number_of_executed_units" "$flog" || true
   else
