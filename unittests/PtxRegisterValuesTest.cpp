@@ -210,6 +210,28 @@ $L__BB0_2:
   EXPECT_FALSE(Lane0.TrueFor->test(1));
 }
 
+TEST(PtxRegisterValues, KeysOfDoublingChainsAreBounded) {
+  // Each add doubles the key of its operand: dropped past
+  // MaxKeyOperations rather than grown to 2^40 characters.
+  std::string Body = "\t.reg .b32 \t%r<42>;\n\tmov.u32 \t%r0, %ctaid.x;\n";
+  for (int I = 0; I < 40; ++I)
+    Body += "\tadd.s32 \t%r" + std::to_string(I + 1) + ", %r" +
+            std::to_string(I) + ", %r" + std::to_string(I) + ";\n";
+  Body += "\tret;\n";
+  Instance F(Body);
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  ASSERT_FALSE(F.Values->gaveUp());
+  EXPECT_EQ(F.reg("%r1").Key, "(%ctaid.x add %ctaid.x)");
+  PtxValue Short = F.reg("%r4");
+  EXPECT_EQ(Short.KeyOperations, 15u);
+  EXPECT_FALSE(Short.Key.empty());
+  PtxValue Long = F.reg("%r40");
+  EXPECT_TRUE(Long.Key.empty());
+  EXPECT_LE(Long.Key.size(), 1000u);
+  // The value itself is still known to be the same in the whole CTA.
+  EXPECT_EQ(Long.V.Uniform, Uniformity::CtaUniform);
+}
+
 // nvcc's form of `if (tid == 0) init(); if (warp == 0) alloc(); ...
 // if (warp == 0) dealloc();`: thread 0 goes straight to the alloc, and
 // `warp == 0` is %p2, set to false where tid.x > 31 and to true after the
