@@ -12,4 +12,4 @@ if [ ! -f "$build/build.ninja" ] || [ $# -gt 0 ]; then
 fi
 ninja -C "$build" -j"$(nproc)" tmemcheck tmemcheck-unittests TmemTidyModule \
   TmemAnalyzerPlugin tmemcheck-ptx-fuzzer tmemcheck-asm-binding-fuzzer \
-  tmemcheck-config-fuzzer
+  tmemcheck-config-fuzzer tmemcheck-ptx-frontend-fuzzer

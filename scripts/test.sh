@@ -32,22 +32,27 @@ if [ "${SANITIZED:-1}" != 0 ]; then
 fi
 
 # Bounded fuzzing (FUZZ_SECONDS per target, default 30; 0 skips): the PTX
-# parser and decoders, asm operand binding, the config loader. Any crash or
-# sanitizer report fails the run; the reproducer is kept in the build
-# directory as fuzz-<target>-crash-*.
+# parser and decoders, asm operand binding, the config loader, and the whole
+# PTX front end with every check on .ptx modules. Any crash or sanitizer
+# report fails the run; the reproducer is kept in the build directory as
+# fuzz-<target>-crash-*.
 fuzz_passed=0 fuzz_failed=0
 fuzz_seconds="${FUZZ_SECONDS:-30}"
-for target in ptx:corpus asm-binding:corpus-asm config:corpus-config; do
+for target in ptx:corpus asm-binding:corpus-asm config:corpus-config \
+              ptx-frontend:corpus-ptx-frontend; do
   name="${target%%:*}" seeds="$root/fuzz/${target#*:}"
   fuzzer="$build/fuzz/tmemcheck-$name-fuzzer"
   [ "$fuzz_seconds" != 0 ] && [ -x "$fuzzer" ] || continue
   corpus="$(mktemp -d)"
   cp "$seeds"/* "$corpus"/
   flog="$build/fuzz-$name.log"
+  # A target's dictionary of tokens, if it has one (fuzz/<name>.dict).
+  dict=()
+  [ -f "$root/fuzz/$name.dict" ] && dict=(-dict="$root/fuzz/$name.dict")
   echo "fuzz: running $(basename "$fuzzer") for $fuzz_seconds s"
   if "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 \
        -artifact_prefix="$build/fuzz-$name-" -print_final_stats=1 \
-       "$corpus" > "$flog" 2>&1; then
+       "${dict[@]}" "$corpus" > "$flog" 2>&1; then
     fuzz_passed=$((fuzz_passed + 1))
     grep -E "^stat::number_of_executed_units" "$flog" || true
   else

@@ -107,7 +107,7 @@ cl::opt<std::string> ResourceDir("resource-dir",
                                  cl::cat(Category));
 cl::opt<unsigned> MaxCallDepth("max-call-depth",
                                cl::desc("Inlining depth of device callees "
-                                        "(default 8)"),
+                                        "(default 8, at most 128)"),
                                cl::init(8), cl::cat(Category));
 cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("Event budget per kernel (default "

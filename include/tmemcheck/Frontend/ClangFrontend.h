@@ -34,6 +34,12 @@ namespace tmemcheck {
 /// Bounds that keep the graph construction finite on any input, and the
 /// project's own wrapper models that replace the bodies of calls.
 struct FrontendLimits {
+  /// The deepest inlining the graph builders follow, whatever MaxCallDepth
+  /// says: they inline callees recursively on the native stack, which a few
+  /// thousand levels overflow (a crash, found with a .ptx call chain and
+  /// --max-call-depth=100000).
+  static constexpr unsigned MaxSupportedCallDepth = 128;
+
   unsigned MaxCallDepth = 8; ///< inlining depth of device callees.
   unsigned MaxBlocksPerKernel = 200000;
   unsigned MaxEventsPerKernel = 500000;
@@ -43,6 +49,17 @@ struct FrontendLimits {
   /// The user API models of the file's config (`ApiModels:`); not owned,
   /// may be null.
   const UserApiModelTable *UserModels = nullptr;
+
+  /// The inlining depth actually followed.
+  unsigned callDepth() const {
+    return MaxCallDepth < MaxSupportedCallDepth ? MaxCallDepth
+                                                : MaxSupportedCallDepth;
+  }
+  /// The advice of the remark made when callDepth() is reached.
+  const char *callDepthAdvice() const {
+    return MaxCallDepth < MaxSupportedCallDepth ? "raise --max-call-depth"
+                                                : "the largest depth supported";
+  }
 };
 
 /// What one translation unit produced.

@@ -722,16 +722,16 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
       addOpaqueCall(Cur, CallLoc, F); // recursion is not followed
       return Cur;
     }
-  if (F.depth() >= Limits.MaxCallDepth) {
+  if (F.depth() >= Limits.callDepth()) {
     addOpaqueCall(Cur, CallLoc, F);
     if (!DepthReported) {
       DepthReported = true;
       G->Remarks.push_back(
           {toSourceLoc(Ctx.getSourceManager(), CallLoc),
            fmt::format("call depth bound of {} reached in kernel '{}'; "
-                       "deeper callees were not analysed (raise "
-                       "--max-call-depth)",
-                       Limits.MaxCallDepth, G->Name)});
+                       "deeper callees were not analysed ({})",
+                       Limits.callDepth(), G->Name,
+                       Limits.callDepthAdvice())});
     }
     return Cur;
   }

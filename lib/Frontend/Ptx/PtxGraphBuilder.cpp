@@ -538,7 +538,7 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
         continue;
       bool Recursive = FnIt != FunctionByName.end() &&
                        llvm::is_contained(F.Active, FnIt->second);
-      bool TooDeep = F.Stack.size() >= Limits.MaxCallDepth;
+      bool TooDeep = F.Stack.size() >= Limits.callDepth();
       if (FnIt != FunctionByName.end() && !M.Functions[FnIt->second].HasBody &&
           addUserModeledCall(M.Functions[FnIt->second], I, First + Idx,
                              First + Starts[B], Values,
@@ -563,9 +563,9 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
           G->Remarks.push_back(
               {Map.instruction(Fn, First + Idx).Loc,
                fmt::format("call depth bound of {} reached in kernel '{}'; "
-                           "deeper callees were not analysed (raise "
-                           "--max-call-depth)",
-                           Limits.MaxCallDepth, G->Name)});
+                           "deeper callees were not analysed ({})",
+                           Limits.callDepth(), G->Name,
+                           Limits.callDepthAdvice())});
         }
         continue;
       }

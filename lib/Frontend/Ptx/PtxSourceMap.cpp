@@ -94,8 +94,26 @@ SourceLoc PtxSourceMap::functionLoc(const ptx::FunctionDecl &F) const {
   return ptxLoc(F.NameRange.Offset);
 }
 
+namespace {
+
+/// LLVM's Itanium demangler recurses once per nesting level of the name
+/// (`PPP...i`, `A1_A1_...`, nested templates), with no bound of its own, and
+/// a .ptx module is arbitrary text: a symbol of some 100000 characters
+/// overflows the stack. The depth is at most the length, so symbols longer
+/// than this are not demangled (shown as written). CUTLASS's longest kernel
+/// names are a few thousand characters; 16384 levels stay well inside an
+/// 8 MB stack, sanitized build included (measured: 32768 `P` are fine,
+/// 100000 overflow it).
+constexpr size_t MaxDemangledLength = 16384;
+
+bool demanglable(StringRef Symbol) {
+  return Symbol.starts_with("_Z") && Symbol.size() <= MaxDemangledLength;
+}
+
+} // namespace
+
 std::string displayName(StringRef Symbol, bool IsFunction) {
-  if (!Symbol.starts_with("_Z"))
+  if (!demanglable(Symbol))
     return Symbol.str();
   const std::string Mangled = Symbol.str(); // the demangler points into it
   if (IsFunction) {
@@ -119,7 +137,7 @@ std::string displayName(StringRef Symbol, bool IsFunction) {
 }
 
 std::optional<unsigned> declaredParameterCount(StringRef Symbol) {
-  if (!Symbol.starts_with("_Z"))
+  if (!demanglable(Symbol))
     return std::nullopt;
   const std::string Mangled = Symbol.str();
   ItaniumPartialDemangler D;

@@ -59,12 +59,12 @@ private:
 /// A readable name for a mangled PTX symbol: the demangled function name
 /// without its parameter list (`leak_early_return`), or the last component
 /// of a demangled variable (`slot`); the symbol itself when it is not
-/// mangled.
+/// mangled, or too long to demangle safely (over 16384 characters).
 std::string displayName(llvm::StringRef Symbol, bool IsFunction);
 
 /// The number of parameters the C++ declaration of mangled function
 /// \p Symbol has (the object of a member function not counted), or nullopt
-/// when it does not demangle as a function.
+/// when it does not demangle as a function (or is too long to).
 std::optional<unsigned> declaredParameterCount(llvm::StringRef Symbol);
 
 } // namespace tmemcheck

@@ -311,6 +311,7 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   }
   if (A.Key != B.Key)
     A.Key.clear();
+  A.KeyOperations = std::max(A.KeyOperations, B.KeyOperations);
   // Lanes of one warp may have seen different definitions: lane-variant
   // only when both are the same function of %tid.x.
   X.LaneVariant = X.LaneVariant && Y.LaneVariant && A.Tid && B.Tid &&
@@ -541,6 +542,19 @@ std::optional<ThreadTable> tableOf(const PtxValue &P) {
   return T;
 }
 
+/// Names \p P by the key \p Combine builds from the keys of its operands
+/// \p A and \p B, when both have one and the result stays within
+/// PtxValue::MaxKeyOperations; no name otherwise.
+template <typename CombineFn>
+void setCombinedKey(PtxValue &P, const PtxValue &A, const PtxValue &B,
+                    CombineFn Combine) {
+  unsigned Operations = A.KeyOperations + B.KeyOperations + 1;
+  if (A.Key.empty() || B.Key.empty() || Operations > PtxValue::MaxKeyOperations)
+    return;
+  P.Key = Combine();
+  P.KeyOperations = Operations;
+}
+
 /// `setp.CMP.type p, a, b`.
 PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
   PtxValue P = unknownValue();
@@ -574,8 +588,7 @@ PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
   }
   if (A.V.IsWarpIndex && B.V.Constant)
     warpArms(Op, *B.V.Constant, P);
-  if (!A.Key.empty() && !B.Key.empty())
-    P.Key = A.Key + Op.str() + B.Key;
+  setCombinedKey(P, A, B, [&] { return A.Key + Op.str() + B.Key; });
   return P;
 }
 
@@ -1170,8 +1183,10 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         P.Key = "%tid.x/32";
       }
     }
-    if (!L.Key.empty() && !R.Key.empty() && !Wide)
-      P.Key = ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
+    if (!Wide)
+      setCombinedKey(P, L, R, [&] {
+        return ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
+      });
     // Bits 15..0 of the result are zero: a lane-field addend.
     if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
       P.LaneOnly = true;

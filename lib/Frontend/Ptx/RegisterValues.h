@@ -64,6 +64,11 @@ struct PtxValue {
   /// (`%tid.x/32==0`). Two branches with the same key select the same
   /// threads (Block::BranchKey). Empty when the value has no such name.
   std::string Key;
+  /// Operations in Key (`(a add b)` has one): a key of more than
+  /// MaxKeyOperations is dropped, since one doubled at every instruction
+  /// (`add %r2, %r1, %r1; add %r3, %r2, %r2; ...`) grows exponentially.
+  unsigned KeyOperations = 0;
+  static constexpr unsigned MaxKeyOperations = 32;
   /// The value as a function of %tid.x alone, when it is one.
   std::shared_ptr<const TidExpr> Tid;
   bool LaneOnly = false; ///< bits 15..0 are known to be zero.

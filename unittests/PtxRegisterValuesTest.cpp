@@ -1,0 +1,316 @@
+//===- PtxRegisterValuesTest.cpp - Register values of PTX functions -------===//
+//
+// Part of tmemcheck. RegisterValues and ThreadValues (lib/Frontend/Ptx) on
+// tiny hand-written function bodies: the warp index `%tid.x >> 5`, the lane
+// `%laneid`, and a `warp == 0` predicate that nvcc hoists into a register
+// set in two arms of a %tid.x test.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RegisterValues.h"
+#include "ThreadValues.h"
+
+#include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Ptx/Parser.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <string>
+
+using namespace tmemcheck;
+
+namespace {
+
+/// One function body split into blocks at labels and after bra/ret, the
+/// way PtxGraphBuilder splits it, with its register values.
+struct Instance {
+  ptx::ParsedAsm Parsed;
+  InstanceCode Code;
+  KernelGraph Local;
+  std::unique_ptr<ControlDependence> CD;
+  llvm::StringMap<std::string> Shared;
+  PtxIdentities Ids;
+  std::unique_ptr<RegisterValues> Values;
+
+  explicit Instance(llvm::StringRef Body) : Parsed(ptx::parsePtxText(Body)) {
+    const auto &Is = Parsed.Instructions;
+    const unsigned N = Is.size();
+    llvm::StringMap<unsigned> LabelAt;
+    std::vector<bool> Leader(N + 1, false);
+    Leader[0] = true;
+    for (const ptx::Label &L : Parsed.Labels) {
+      LabelAt[L.Name] = L.InstructionIndex;
+      Leader[L.InstructionIndex] = true;
+    }
+    auto Ends = [](const ptx::Instruction &I) {
+      return I.base() == "bra" || I.base() == "ret" || I.base() == "exit";
+    };
+    for (unsigned I = 0; I < N; ++I)
+      if (Ends(Is[I]))
+        Leader[I + 1] = true;
+    std::vector<unsigned> Starts;
+    for (unsigned I = 0; I < N; ++I)
+      if (Leader[I])
+        Starts.push_back(I);
+    const unsigned K = Starts.size();
+    Code.Instructions = Is;
+    Code.BlockOf.assign(N, 0);
+    Code.BranchOf.assign(K, -1);
+    Code.Succs.resize(K);
+    for (unsigned B = 0; B < K; ++B)
+      for (unsigned I = Starts[B]; I < (B + 1 < K ? Starts[B + 1] : N); ++I)
+        Code.BlockOf[I] = B;
+    auto BlockAt = [&](unsigned I) { return I < N ? Code.BlockOf[I] : K; };
+    for (unsigned B = 0; B < K; ++B) {
+      unsigned Last = (B + 1 < K ? Starts[B + 1] : N) - 1;
+      unsigned Next = B + 1 < K ? B + 1 : K;
+      const ptx::Instruction &I = Is[Last];
+      if (I.base() == "bra") {
+        unsigned Target = BlockAt(LabelAt.lookup(I.Operands[0].Text));
+        if (I.Pred) {
+          Code.BranchOf[B] = Last;
+          Code.Succs[B] = {Target, Next};
+          if (I.Pred->Negated)
+            std::swap(Code.Succs[B][0], Code.Succs[B][1]);
+        } else {
+          Code.Succs[B] = {Target};
+        }
+      } else if (I.base() == "ret" || I.base() == "exit") {
+        Code.Succs[B] = {K};
+      } else {
+        Code.Succs[B] = {Next};
+      }
+    }
+    for (unsigned B = 0; B <= K; ++B)
+      Local.addBlock();
+    for (unsigned B = 0; B < K; ++B)
+      for (unsigned S : Code.Succs[B])
+        Local.addEdge(B, S);
+    Local.Entry = 0;
+    Local.Exit = K;
+    CD = std::make_unique<ControlDependence>(Local);
+    Code.Controllers = [this, K](unsigned B) {
+      std::vector<unsigned> C;
+      for (unsigned X : CD->controllers(B))
+        if (X < K)
+          C.push_back(X);
+      return C;
+    };
+    Values = std::make_unique<RegisterValues>(Code, Shared,
+                                              /*KernelParams=*/true,
+                                              llvm::StringMap<PtxValue>(), Ids);
+  }
+
+  PtxValue reg(llvm::StringRef Name) const { return Values->reg(Name); }
+};
+
+std::string diags(const ptx::ParsedAsm &P) {
+  std::string S;
+  for (const ptx::ParseDiagnostic &D : P.Diagnostics)
+    S += D.Message + "\n";
+  return S;
+}
+
+TEST(PtxRegisterValues, WarpIndexFromTidShift) {
+  Instance F(R"(
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<4>;
+	mov.u32 	%r1, %tid.x;
+	shr.u32 	%r2, %r1, 5;
+	setp.eq.s32 	%p1, %r2, 0;
+	@%p1 bra 	$L__BB0_2;
+	ret;
+$L__BB0_2:
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  ASSERT_FALSE(F.Values->gaveUp());
+
+  PtxValue Tid = F.reg("%r1");
+  EXPECT_EQ(Tid.V.Uniform, Uniformity::ThreadVariant);
+  EXPECT_TRUE(Tid.V.LaneVariant);
+  EXPECT_EQ(Tid.Key, "%tid.x");
+
+  PtxValue Warp = F.reg("%r2");
+  EXPECT_EQ(Warp.V.Uniform, Uniformity::WarpUniform);
+  EXPECT_TRUE(Warp.V.IsWarpIndex);
+  EXPECT_FALSE(Warp.V.LaneVariant);
+  ASSERT_TRUE(Warp.Tid);
+  EXPECT_EQ(Warp.Tid->evaluate(0), 0);
+  EXPECT_EQ(Warp.Tid->evaluate(31), 0);
+  EXPECT_EQ(Warp.Tid->evaluate(32), 1);
+  EXPECT_EQ(Warp.Tid->evaluate(1023), 31);
+
+  PtxValue IsWarp0 = F.reg("%p1");
+  EXPECT_EQ(IsWarp0.V.Uniform, Uniformity::WarpUniform);
+  EXPECT_EQ(IsWarp0.Key, "%tid.x/32==0");
+  ASSERT_TRUE(IsWarp0.WarpsWhen[0]);
+  EXPECT_EQ(IsWarp0.WarpsWhen[0]->first, 0);
+  EXPECT_EQ(IsWarp0.WarpsWhen[0]->second, 0);
+  ASSERT_TRUE(IsWarp0.TrueFor);
+  EXPECT_EQ(IsWarp0.TrueFor->count(), 32u);
+  EXPECT_TRUE(IsWarp0.TrueFor->test(31));
+  EXPECT_FALSE(IsWarp0.TrueFor->test(32));
+}
+
+TEST(PtxRegisterValues, NvccWritesWarpZeroAsTidAbove31) {
+  Instance F(R"(
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<2>;
+	mov.u32 	%r1, %tid.x;
+	setp.gt.u32 	%p1, %r1, 31;
+	@%p1 bra 	$L__BB0_2;
+	ret;
+$L__BB0_2:
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  PtxValue NotWarp0 = F.reg("%p1");
+  EXPECT_EQ(NotWarp0.V.Uniform, Uniformity::WarpUniform);
+  // True for the warps 1 and up; false for warp 0 alone.
+  EXPECT_EQ(NotWarp0.Key, "%tid.x/32>=1");
+  ASSERT_TRUE(NotWarp0.WarpsWhen[1]);
+  EXPECT_EQ(NotWarp0.WarpsWhen[1]->first, 0);
+  EXPECT_EQ(NotWarp0.WarpsWhen[1]->second, 0);
+}
+
+TEST(PtxRegisterValues, LaneId) {
+  Instance F(R"(
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<2>;
+	mov.u32 	%r1, %laneid;
+	setp.eq.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__BB0_2;
+	ret;
+$L__BB0_2:
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  PtxValue Lane = F.reg("%r1");
+  EXPECT_EQ(Lane.V.Uniform, Uniformity::ThreadVariant);
+  EXPECT_TRUE(Lane.V.LaneVariant);
+  EXPECT_FALSE(Lane.V.IsWarpIndex);
+  ASSERT_TRUE(Lane.Tid);
+  EXPECT_EQ(Lane.Tid->evaluate(0), 0);
+  EXPECT_EQ(Lane.Tid->evaluate(33), 1);
+  EXPECT_EQ(Lane.Tid->evaluate(95), 31);
+
+  // Lane 0 of every warp: splits each warp, so thread-variant, no warp key.
+  PtxValue Lane0 = F.reg("%p1");
+  EXPECT_EQ(Lane0.V.Uniform, Uniformity::ThreadVariant);
+  EXPECT_FALSE(Lane0.WarpsWhen[0]);
+  ASSERT_TRUE(Lane0.TrueFor);
+  EXPECT_EQ(Lane0.TrueFor->count(), 32u);
+  EXPECT_TRUE(Lane0.TrueFor->test(0));
+  EXPECT_TRUE(Lane0.TrueFor->test(64));
+  EXPECT_FALSE(Lane0.TrueFor->test(1));
+}
+
+TEST(PtxRegisterValues, KeysOfDoublingChainsAreBounded) {
+  // Each add doubles the key of its operand: dropped past
+  // MaxKeyOperations rather than grown to 2^40 characters.
+  std::string Body = "\t.reg .b32 \t%r<42>;\n\tmov.u32 \t%r0, %ctaid.x;\n";
+  for (int I = 0; I < 40; ++I)
+    Body += "\tadd.s32 \t%r" + std::to_string(I + 1) + ", %r" +
+            std::to_string(I) + ", %r" + std::to_string(I) + ";\n";
+  Body += "\tret;\n";
+  Instance F(Body);
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  ASSERT_FALSE(F.Values->gaveUp());
+  EXPECT_EQ(F.reg("%r1").Key, "(%ctaid.x add %ctaid.x)");
+  PtxValue Short = F.reg("%r4");
+  EXPECT_EQ(Short.KeyOperations, 15u);
+  EXPECT_FALSE(Short.Key.empty());
+  PtxValue Long = F.reg("%r40");
+  EXPECT_TRUE(Long.Key.empty());
+  EXPECT_LE(Long.Key.size(), 1000u);
+  // The value itself is still known to be the same in the whole CTA.
+  EXPECT_EQ(Long.V.Uniform, Uniformity::CtaUniform);
+}
+
+// nvcc's form of `if (tid == 0) init(); if (warp == 0) alloc(); ...
+// if (warp == 0) dealloc();`: thread 0 goes straight to the alloc, and
+// `warp == 0` is %p2, set to false where tid.x > 31 and to true after the
+// alloc, read again at the dealloc.
+const char *const Hoisted = R"(
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<4>;
+	mov.u32 	%r1, %tid.x;
+	setp.ne.s32 	%p3, %r1, 0;
+	@%p3 bra 	$L__BB0_2;
+	mov.u32 	%r2, 1;
+	bra.uni 	$L__BB0_3;
+$L__BB0_2:
+	setp.gt.u32 	%p1, %r1, 31;
+	mov.pred 	%p2, 0;
+	@%p1 bra 	$L__BB0_4;
+$L__BB0_3:
+	mov.u32 	%r3, 7;
+	mov.pred 	%p2, -1;
+$L__BB0_4:
+	bar.sync 	0;
+	@!%p2 bra 	$L__BB0_6;
+	mov.u32 	%r3, 8;
+$L__BB0_6:
+	ret;
+)";
+
+TEST(PtxRegisterValues, HoistedWarpZeroPredicate) {
+  Instance F(Hoisted);
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  ASSERT_FALSE(F.Values->gaveUp());
+  EXPECT_TRUE(F.Values->hasSeveralDefinitions("%p2"));
+  PtxValue P = F.reg("%p2");
+  EXPECT_EQ(P.V.Uniform, Uniformity::WarpUniform);
+  EXPECT_EQ(P.Key, "%tid.x/32==0");
+  ASSERT_TRUE(P.TrueFor);
+  EXPECT_EQ(P.TrueFor->count(), 32u);
+  EXPECT_TRUE(P.TrueFor->test(0));
+  EXPECT_FALSE(P.TrueFor->test(32));
+}
+
+TEST(PtxThreadValues, HoistedWarpZeroPredicate) {
+  // The walk alone, with an oracle that knows the two predicates and the
+  // constants of the two `mov.pred`.
+  Instance F(Hoisted);
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  ThreadSet TidNonZero, TidAbove31;
+  for (unsigned T = 0; T < MaxThreads; ++T) {
+    TidNonZero.set(T, T != 0);
+    TidAbove31.set(T, T > 31);
+  }
+  auto Defined = [&](unsigned Instr,
+                     llvm::StringRef Reg) -> std::optional<ThreadTable> {
+    const ptx::Instruction &I = F.Code.Instructions[Instr];
+    if (I.base() != "mov" || I.Operands.size() != 2 ||
+        I.Operands[1].K != ptx::Operand::Kind::Immediate)
+      return std::nullopt;
+    return ThreadTable(MaxThreads, I.Operands[1].Imm != 0);
+  };
+  auto Holds = [&](const ptx::Operand &Pred) -> const ThreadSet * {
+    if (Pred.Text == "%p3")
+      return &TidNonZero;
+    if (Pred.Text == "%p1")
+      return &TidAbove31;
+    return nullptr;
+  };
+  ThreadFlowOracle O{Defined, Holds};
+  std::optional<ThreadTable> V = threadValuesAtReads(F.Code, "%p2", O);
+  ASSERT_TRUE(V);
+  ASSERT_EQ(V->size(), MaxThreads);
+  for (unsigned T = 0; T < MaxThreads; ++T)
+    ASSERT_EQ((*V)[T], T < 32 ? 1 : 0) << "thread " << T;
+
+  // Without knowing %p1 the walk takes both arms: the value is not proved.
+  auto HoldsLess = [&](const ptx::Operand &Pred) -> const ThreadSet * {
+    return Pred.Text == "%p3" ? &TidNonZero : nullptr;
+  };
+  ThreadFlowOracle Less{Defined, HoldsLess};
+  EXPECT_FALSE(threadValuesAtReads(F.Code, "%p2", Less));
+}
+
+} // namespace
