@@ -730,8 +730,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
           {toSourceLoc(Ctx.getSourceManager(), CallLoc),
            fmt::format("call depth bound of {} reached in kernel '{}'; "
                        "deeper callees were not analysed ({})",
-                       Limits.callDepth(), G->Name,
-                       Limits.callDepthAdvice())});
+                       Limits.callDepth(), G->Name, Limits.callDepthAdvice())});
     }
     return Cur;
   }
