@@ -6,6 +6,7 @@
 
 #include "GraphBuilder.h"
 
+#include "tmemcheck/Analysis/OperandBinding.h"
 #include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/TmemOp.h"
 #include "tmemcheck/Ptx/Parser.h"
@@ -851,40 +852,13 @@ void GraphBuilder::translateInstructions(
     llvm::ArrayRef<DecodedAsm::Instr> Instrs,
     llvm::ArrayRef<const Expr *> Exprs, const Stmt *Site, const GCCAsmStmt *Asm,
     bool ElectsInside, unsigned Cur, const Frame &F) {
-  std::function<OperandValue(const ptx::Operand &)> EvalOperand =
-      [&](const ptx::Operand &O) {
-        OperandValue V;
-        V.Value.Uniform = Uniformity::Unknown;
-        switch (O.K) {
-        case ptx::Operand::Kind::Immediate:
-          V.Value.Constant = O.Imm;
-          V.Value.Uniform = Uniformity::CtaUniform;
-          V.Value.Spelling = O.Text;
-          break;
-        case ptx::Operand::Kind::AsmOperand:
-          if (O.AsmOperandIndex >= 0 &&
-              static_cast<size_t>(O.AsmOperandIndex) < Exprs.size()) {
-            const Expr *E = Exprs[O.AsmOperandIndex];
-            V.Value = Eval.evaluate(E, F);
-            V.Value.VariableId =
-                Eval.variableIdentity(E, F, &V.Value.VariableName);
-          }
-          break;
-        case ptx::Operand::Kind::Address:
-          if (!O.Elements.empty())
-            V = EvalOperand(O.Elements.front());
-          V.AddressOffset = O.AddressOffset;
-          break;
-        case ptx::Operand::Kind::Vector:
-          for (const ptx::Operand &El : O.Elements)
-            V.Elements.push_back(EvalOperand(El).Value);
-          break;
-        default:
-          V.Value.Spelling = O.Text;
-          break;
-        }
-        return V;
-      };
+  auto Bound = [&](unsigned Index) -> std::optional<AbstractValue> {
+    if (Index >= Exprs.size())
+      return std::nullopt;
+    AbstractValue V = Eval.evaluate(Exprs[Index], F);
+    V.VariableId = Eval.variableIdentity(Exprs[Index], F, &V.VariableName);
+    return V;
+  };
 
   for (const DecodedAsm::Instr &DI : Instrs) {
     Event E;
@@ -899,7 +873,7 @@ void GraphBuilder::translateInstructions(
     if (DI.Op && DI.Op->Kind == TmemOpKind::Load)
       E.TripsPerTile = Trips.tripsAround(Site, F);
     for (const ptx::Operand &O : DI.I.Operands)
-      E.Operands.push_back(EvalOperand(O));
+      E.Operands.push_back(bindOperand(O, Bound));
     // The column count of alloc/dealloc as written, for tmem-alloc-ncols's
     // fix-it: an operand's expression or an immediate in an asm template.
     if (DI.Op && (DI.Op->Kind == TmemOpKind::Alloc ||

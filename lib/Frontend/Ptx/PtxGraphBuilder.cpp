@@ -6,6 +6,8 @@
 
 #include "PtxGraphBuilder.h"
 
+#include "tmemcheck/Analysis/OperandBinding.h"
+
 #include "tmemcheck/Analysis/ControlDependence.h"
 #include "tmemcheck/Model/TmemOp.h"
 
@@ -179,37 +181,11 @@ bool PtxGraphBuilder::addUserModeledCall(const ptx::FunctionDecl &Callee,
   if (std::optional<unsigned> Declared = declaredParameterCount(Callee.Name);
       Declared && Callee.Params.size() == *Declared + 1)
     First = 1;
-  std::function<OperandValue(const ptx::Operand &)> Bind =
-      [&](const ptx::Operand &O) {
-        OperandValue V;
-        V.Value.Uniform = Uniformity::Unknown;
-        switch (O.K) {
-        case ptx::Operand::Kind::Immediate:
-          V.Value.Constant = O.Imm;
-          V.Value.Uniform = Uniformity::CtaUniform;
-          V.Value.Spelling = O.Text;
-          break;
-        case ptx::Operand::Kind::AsmOperand:
-          if (O.AsmOperandIndex >= 0 &&
-              First + O.AsmOperandIndex < Args.size() &&
-              Args[First + O.AsmOperandIndex])
-            V.Value = Args[First + O.AsmOperandIndex]->V;
-          break;
-        case ptx::Operand::Kind::Address:
-          if (!O.Elements.empty())
-            V = Bind(O.Elements.front());
-          V.AddressOffset = O.AddressOffset;
-          break;
-        case ptx::Operand::Kind::Vector:
-          for (const ptx::Operand &El : O.Elements)
-            V.Elements.push_back(Bind(El).Value);
-          break;
-        default:
-          V.Value.Spelling = O.Text;
-          break;
-        }
-        return V;
-      };
+  auto Bound = [&](unsigned Index) -> std::optional<AbstractValue> {
+    if (First + Index < Args.size() && Args[First + Index])
+      return Args[First + Index]->V;
+    return std::nullopt;
+  };
   for (const ModeledInstruction &MI : Model->Instructions) {
     Event E = AtCall;
     E.K = MI.Op ? Event::Kind::Tmem : Event::Kind::Sync;
@@ -219,7 +195,7 @@ bool PtxGraphBuilder::addUserModeledCall(const ptx::FunctionDecl &Callee,
     E.Guarded = Call.Pred.has_value() || MI.I.Pred.has_value() ||
                 Model->Spec.ElectsInside;
     for (const ptx::Operand &O : MI.I.Operands)
-      E.Operands.push_back(Bind(O));
+      E.Operands.push_back(bindOperand(O, Bound));
     addEvent(Cur, std::move(E));
   }
   return true;
