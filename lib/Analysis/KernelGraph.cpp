@@ -176,4 +176,19 @@ void KernelGraph::noteCallsWithoutBody(
                    Others.empty() ? "it does" : "they do")});
 }
 
+void KernelGraph::numberEventsInProgramOrder() {
+  constexpr unsigned Unnumbered = ~0u;
+  for (Block &B : Blocks)
+    for (Event &E : B.Events)
+      E.Id = Unnumbered;
+  unsigned Next = 0;
+  for (unsigned B : reversePostOrder())
+    for (Event &E : Blocks[B].Events)
+      E.Id = Next++;
+  for (Block &B : Blocks) // unreachable code, numbered last
+    for (Event &E : B.Events)
+      if (E.Id == Unnumbered)
+        E.Id = Next++;
+}
+
 } // namespace tmemcheck

@@ -251,6 +251,10 @@ struct KernelGraph {
   const WrittenLiteral *literalOf(const OperandValue &V) const {
     return V.Literal >= 0 ? &Literals[V.Literal] : nullptr;
   }
+  /// Renumbers the events in program order (reverse post-order of the
+  /// blocks from Entry, unreachable blocks last), which checks read as
+  /// "earlier"; the order a front end built them in is not program order.
+  void numberEventsInProgramOrder();
   /// When the kernel uses TMEM and makes \p Calls (in order, one per
   /// callee), one remark names them: what they do to TMEM is unknown
   /// (design.md "Never silent"). Front ends call it once the graph is built.

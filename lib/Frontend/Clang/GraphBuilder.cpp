@@ -237,20 +237,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   }
   Facts.endKernel();
   Graph.noteCallsWithoutBody(DeclaredOnlyCalls);
-  // Number events in program order (reverse post-order of blocks), which
-  // checks use as "earlier"; CFG construction order is not program order.
-  constexpr unsigned Unnumbered = ~0u;
-  for (Block &B : Graph.Blocks)
-    for (Event &E : B.Events)
-      E.Id = Unnumbered;
-  unsigned Next = 0;
-  for (unsigned B : Graph.reversePostOrder())
-    for (Event &E : Graph.Blocks[B].Events)
-      E.Id = Next++;
-  for (Block &B : Graph.Blocks) // unreachable code, numbered last
-    for (Event &E : B.Events)
-      if (E.Id == Unnumbered)
-        E.Id = Next++;
+  Graph.numberEventsInProgramOrder();
   G = nullptr;
   // Callees' CFGs serve the next kernels; the kernel's own is not needed
   // again (a file with a thousand kernels would keep a thousand of them).

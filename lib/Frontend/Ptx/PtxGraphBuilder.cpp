@@ -718,19 +718,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   }
   BranchThreads.clear();
   CallsWithoutBody.clear();
-  // Number events in program order (reverse post-order of blocks).
-  constexpr unsigned Unnumbered = ~0u;
-  for (Block &B : Graph.Blocks)
-    for (Event &E : B.Events)
-      E.Id = Unnumbered;
-  unsigned Next = 0;
-  for (unsigned B : Graph.reversePostOrder())
-    for (Event &E : Graph.Blocks[B].Events)
-      E.Id = Next++;
-  for (Block &B : Graph.Blocks)
-    for (Event &E : B.Events)
-      if (E.Id == Unnumbered)
-        E.Id = Next++;
+  Graph.numberEventsInProgramOrder();
   G = nullptr;
   Graph.BuildSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
