@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
           libclang-cpp22-dev clang-tidy-22 libfmt-dev libgtest-dev
-          ninja-build cmake)
+          libclang-rt-22-dev ninja-build cmake)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -36,11 +36,11 @@ bool GraphBuildBudget::exhausted(unsigned Events) {
   G.Truncated = true;
   if (!Reported) {
     Reported = true;
-    G.Remarks.push_back(
-        {G.Loc, fmt::format("analysis budget reached in kernel '{}' ({} "
-                            "blocks / {} events); the rest of the kernel "
-                            "was not analysed (raise --max-events)",
-                            G.Name, MaxBlocks, MaxEvents)});
+    G.markIncomplete(G.Loc,
+                     fmt::format("analysis budget reached in kernel '{}' ({} "
+                                 "blocks / {} events); the rest of the kernel "
+                                 "was not analysed (raise --max-events)",
+                                 G.Name, MaxBlocks, MaxEvents));
   }
   return true;
 }

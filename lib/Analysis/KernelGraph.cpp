@@ -165,15 +165,15 @@ void KernelGraph::noteCallsWithoutBody(
   std::string Others;
   if (size_t More = Calls.size() - 1)
     Others = fmt::format(" and {} other function{}", More, More > 1 ? "s" : "");
-  Remarks.push_back(
-      {Calls.front().Site,
-       fmt::format("kernel '{}' calls '{}'{} declared without a body: what "
-                   "{} to TMEM is unknown, so findings that need every alloc "
-                   "and dealloc are off past the call; give tmemcheck the "
-                   "definition, or describe it with ApiModels in "
-                   ".tmemcheck.yaml",
-                   Name, Calls.front().Callee, Others,
-                   Others.empty() ? "it does" : "they do")});
+  markIncomplete(
+      Calls.front().Site,
+      fmt::format("kernel '{}' calls '{}'{} declared without a body: what "
+                  "{} to TMEM is unknown, so findings that need every alloc "
+                  "and dealloc are off past the call; give tmemcheck the "
+                  "definition, or describe it with ApiModels in "
+                  ".tmemcheck.yaml",
+                  Name, Calls.front().Callee, Others,
+                  Others.empty() ? "it does" : "they do"));
 }
 
 void KernelGraph::numberEventsInProgramOrder() {
@@ -189,6 +189,18 @@ void KernelGraph::numberEventsInProgramOrder() {
     for (Event &E : B.Events)
       if (E.Id == Unnumbered)
         E.Id = Next++;
+}
+
+void KernelGraph::markIncomplete(SourceLoc Where, std::string Reason) {
+  AnalysisRemark R{std::move(Where), std::move(Reason)};
+  R.MakesIncomplete = true;
+  Remarks.push_back(std::move(R));
+}
+
+bool KernelGraph::isIncomplete() const {
+  return Truncated || llvm::any_of(Remarks, [](const AnalysisRemark &R) {
+           return R.MakesIncomplete;
+         });
 }
 
 } // namespace tmemcheck

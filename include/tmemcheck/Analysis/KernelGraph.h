@@ -186,6 +186,11 @@ struct Block {
 struct AnalysisRemark {
   SourceLoc Loc;
   std::string Message;
+  /// The remark says the analysis did not see part of the kernel (a budget,
+  /// values that did not settle, a call that may touch TMEM without a body,
+  /// a parse error inside the kernel, an uninstantiated template): the
+  /// kernel's verdict is "incomplete", never "clean" (KernelVerdict.h).
+  bool MakesIncomplete = false;
 };
 
 /// A call of a function declared without a body (another -rdc translation
@@ -259,6 +264,12 @@ struct KernelGraph {
   /// callee), one remark names them: what they do to TMEM is unknown
   /// (design.md "Never silent"). Front ends call it once the graph is built.
   void noteCallsWithoutBody(const std::vector<CallWithoutBody> &Calls);
+  /// Records that the analysis could not see part of the kernel, and why:
+  /// a remark with MakesIncomplete set. The kernel's findings are still
+  /// reported, but it is never called clean (design.md "Never silent").
+  void markIncomplete(SourceLoc Where, std::string Reason);
+  /// True when some remark of the kernel made it incomplete.
+  bool isIncomplete() const;
   /// Calls F on every event of every block.
   template <typename Fn> void forEachEvent(Fn F) const {
     for (const Block &B : Blocks)

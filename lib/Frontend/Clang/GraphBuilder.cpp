@@ -227,10 +227,10 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   Frames.push_back(std::move(Root));
   if (!S) {
     Graph.Entry = Graph.Exit = Graph.addBlock();
-    Graph.Remarks.push_back(
-        {Graph.Loc, fmt::format("could not build the control-flow graph of "
-                                "kernel '{}'; it was not analysed",
-                                Graph.Name)});
+    Graph.markIncomplete(
+        Graph.Loc, fmt::format("could not build the control-flow graph of "
+                               "kernel '{}'; it was not analysed",
+                               Graph.Name));
   } else {
     Graph.Entry = S->Entry;
     Graph.Exit = S->Exit;
@@ -714,11 +714,11 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
     addOpaqueCall(Cur, CallLoc, F);
     if (!DepthReported) {
       DepthReported = true;
-      G->Remarks.push_back(
-          {toSourceLoc(Ctx.getSourceManager(), CallLoc),
-           fmt::format("call depth bound of {} reached in kernel '{}'; "
-                       "deeper callees were not analysed ({})",
-                       Limits.callDepth(), G->Name, Limits.callDepthAdvice())});
+      G->markIncomplete(
+          toSourceLoc(Ctx.getSourceManager(), CallLoc),
+          fmt::format("call depth bound of {} reached in kernel '{}'; "
+                      "deeper callees were not analysed ({})",
+                      Limits.callDepth(), G->Name, Limits.callDepthAdvice()));
     }
     return Cur;
   }

@@ -268,12 +268,12 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
     if (isBranch(I)) {
       auto It = LabelAt.find(branchTarget(I));
       if (It == LabelAt.end()) {
-        G->Remarks.push_back(
-            {Map.instruction(Fn, First + Last).Loc,
-             fmt::format("cannot follow '{}' in '{}' (its target is not a "
-                         "label of the function); kernel '{}' was not "
-                         "analysed",
-                         I.Opcode, displayName(Fn.Name, true), G->Name)});
+        G->markIncomplete(
+            Map.instruction(Fn, First + Last).Loc,
+            fmt::format("cannot follow '{}' in '{}' (its target is not a "
+                        "label of the function); kernel '{}' was not "
+                        "analysed",
+                        I.Opcode, displayName(Fn.Name, true), G->Name));
         return std::nullopt;
       }
       unsigned Target = BlockAt(It->second);
@@ -300,11 +300,11 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       }
     } else if (I.base() == "trap" || I.base() == "brx") {
       if (I.base() == "brx") {
-        G->Remarks.push_back(
-            {Map.instruction(Fn, First + Last).Loc,
-             fmt::format("indirect branch '{}' is not followed; kernel '{}' "
-                         "was not analysed",
-                         I.Opcode, G->Name)});
+        G->markIncomplete(
+            Map.instruction(Fn, First + Last).Loc,
+            fmt::format("indirect branch '{}' is not followed; kernel '{}' "
+                        "was not analysed",
+                        I.Opcode, G->Name));
         return std::nullopt;
       }
       // The kernel aborts: no successor (nothing leaks on that path).
@@ -341,11 +341,11 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       Shared[V.Name] = displayName(V.Name, /*IsFunction=*/false);
   RegisterValues Values(Code, Shared, IsKernel, std::move(Bindings), Ids);
   if (Values.gaveUp())
-    G->Remarks.push_back(
-        {Map.functionLoc(Fn),
-         fmt::format("register values of '{}' did not settle; they are "
-                     "treated as unknown",
-                     displayName(Fn.Name, true))});
+    G->markIncomplete(
+        Map.functionLoc(Fn),
+        fmt::format("register values of '{}' did not settle; they are "
+                    "treated as unknown",
+                    displayName(Fn.Name, true)));
 
   // The destinations of one tcgen05.ld are one variable, as the array a
   // CUDA source loads into: a read of any of them reads the load's result,
@@ -451,9 +451,8 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
         std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
         if (!Op) {
           for (const ptx::ParseDiagnostic &D : Diags)
-            G->Remarks.push_back(
-                {Map.instruction(Fn, First + Idx).Loc,
-                 "cannot decode '" + I.Opcode + "': " + D.Message});
+            G->markIncomplete(Map.instruction(Fn, First + Idx).Loc,
+                              "cannot decode '" + I.Opcode + "': " + D.Message);
           continue;
         }
         Event E = MakeEvent(Event::Kind::Tmem, Idx);
@@ -536,12 +535,12 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
         if (TooDeep && !Recursive && FnIt != FunctionByName.end() &&
             M.Functions[FnIt->second].HasBody && !DepthReported) {
           DepthReported = true;
-          G->Remarks.push_back(
-              {Map.instruction(Fn, First + Idx).Loc,
-               fmt::format("call depth bound of {} reached in kernel '{}'; "
-                           "deeper callees were not analysed ({})",
-                           Limits.callDepth(), G->Name,
-                           Limits.callDepthAdvice())});
+          G->markIncomplete(
+              Map.instruction(Fn, First + Idx).Loc,
+              fmt::format("call depth bound of {} reached in kernel '{}'; "
+                          "deeper callees were not analysed ({})",
+                          Limits.callDepth(), G->Name,
+                          Limits.callDepthAdvice()));
         }
         continue;
       }
