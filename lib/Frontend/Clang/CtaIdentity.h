@@ -1,0 +1,31 @@
+//===- CtaIdentity.h - Does an expression read the CTA's identity -*- C++
+//-*-===//
+//
+// Part of tmemcheck. The two CTAs of a cta_group::2 pair run the same code
+// but have different blockIdx / %cluster_ctarank values: a CTA-uniform
+// branch on such a value may send them different ways (one returns early,
+// the other waits for it in a paired tcgen05.alloc). The Clang front end
+// records that fact per branch (Block::BranchReadsCtaId).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TMEMCHECK_LIB_FRONTEND_CLANG_CTAIDENTITY_H
+#define TMEMCHECK_LIB_FRONTEND_CLANG_CTAIDENTITY_H
+
+namespace clang {
+class ASTContext;
+class Expr;
+} // namespace clang
+
+namespace tmemcheck {
+
+/// True if \p E reads the CTA's own identity: `blockIdx`, the ctaid and
+/// cluster-rank special registers (builtins, or inline asm of a helper it
+/// calls), `cute::block_rank_in_cluster()`, followed through the
+/// initialisers of local variables. A read that is only divided or shifted
+/// right by a constant (`blockIdx.x / 2`, a pair index) does not count.
+bool readsCtaIdentity(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+} // namespace tmemcheck
+
+#endif // TMEMCHECK_LIB_FRONTEND_CLANG_CTAIDENTITY_H
