@@ -128,52 +128,61 @@ PeerCollectiveAnalysis::PeerCollectiveAnalysis(const KernelGraph &G,
       return U.Op->Op->Kind != TmemOpKind::Alloc;
     });
 
-  // Early exits: a return controlled by a branch on the CTA's identity,
-  // where that branch reaches a paired collective the return skips.
-  std::vector<std::vector<uint8_t>> ReachCache(G.Blocks.size());
-  std::vector<uint8_t> HaveReach(G.Blocks.size(), 0);
+  // Early exits: a branch on the CTA's identity from one arm of which a
+  // paired collective is reachable and from the other not: the CTAs taking
+  // the second arm (a `return`, or a skipped block) never join it.
+  const unsigned N = G.Blocks.size();
+  std::vector<std::vector<uint8_t>> ReachCache(N);
   auto ReachFrom = [&](unsigned B) -> const std::vector<uint8_t> & {
-    if (!HaveReach[B]) {
+    if (ReachCache[B].empty())
       ReachCache[B] = G.reachableFrom(B);
-      HaveReach[B] = 1;
-    }
     return ReachCache[B];
   };
+  auto Reaches = [&](unsigned From, unsigned To) {
+    return From == To || ReachFrom(From)[To];
+  };
   std::vector<std::pair<unsigned, const Event *>> Collectives;
-  for (unsigned B = 0; B < G.Blocks.size(); ++B)
+  for (unsigned B = 0; B < N; ++B)
     for (const Event &E : G.Blocks[B].Events)
       if (isTmemKind(E, TmemOpKind::Alloc) ||
           isTmemKind(E, TmemOpKind::Dealloc))
         Collectives.push_back({B, &E});
   DeadlinePoller Poll;
-  for (unsigned B = 0; B < G.Blocks.size(); ++B)
-    for (const Event &E : G.Blocks[B].Events) {
-      if (E.K != Event::Kind::Return || Poll.expired(Budget))
-        continue;
+  std::vector<uint8_t> Reached(N, 0);
+  for (unsigned B : G.reversePostOrder())
+    Reached[B] = 1;
+  for (unsigned C = 0; C < N; ++C) {
+    const Block &Br = G.Blocks[C];
+    if (!Reached[C] || !Br.BranchReadsCtaId || Br.BranchIsLoop ||
+        Br.Succs.size() != 2 || Br.Succs[0] == Br.Succs[1] ||
+        Poll.expired(Budget))
+      continue;
+    for (unsigned Arm = 0; Arm < 2; ++Arm) {
+      unsigned Take = Br.Succs[Arm], Skip = Br.Succs[1 - Arm];
       const Event *Skipped = nullptr;
-      SourceLoc Cond;
-      for (unsigned C : CD.allControllers(B)) {
-        const Block &Br = G.Blocks[C];
-        if (!Br.BranchReadsCtaId)
-          continue;
-        const std::vector<uint8_t> &FromBranch = ReachFrom(C);
-        for (const auto &[CB, X] : Collectives) {
-          // The other arm reaches X; the returning path cannot (X neither
-          // lies between the branch and the return nor follows it).
-          if (!FromBranch[CB] || CB == B || ReachFrom(CB)[B])
-            continue;
-          if (!Skipped || X->Id < Skipped->Id) {
-            Skipped = X;
-            Cond = Br.BranchLoc;
-          }
+      unsigned SkippedBlock = 0;
+      for (const auto &[CB, X] : Collectives)
+        if (Reaches(Take, CB) && !Reaches(Skip, CB) &&
+            (!Skipped || X->Id < Skipped->Id)) {
+          Skipped = X;
+          SkippedBlock = CB;
         }
-        if (Skipped)
-          break;
-      }
-      if (Skipped)
-        Exits.push_back({&E, Cond, Skipped});
-      break; // one return per block
+      if (!Skipped)
+        continue;
+      // Report at the return the skipping CTAs leave through, when one is
+      // theirs alone (the PTX front end's shared `ret` is not).
+      const Event *Return = nullptr;
+      for (unsigned R = 0; R < N && !Return; ++R)
+        if (Reaches(Skip, R) && !Reaches(SkippedBlock, R))
+          for (const Event &E : G.Blocks[R].Events)
+            if (E.K == Event::Kind::Return) {
+              Return = &E;
+              break;
+            }
+      Exits.push_back({Return, Br.BranchLoc, Skipped});
+      break;
     }
+  }
 }
 
 } // namespace tmemcheck

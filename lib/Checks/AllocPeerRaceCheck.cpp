@@ -60,17 +60,29 @@ public:
     }
     for (const PeerEarlyExit &X : P.earlyExits()) {
       std::string Kind = kindName(X.Collective->Op->Kind).str();
-      Finding F = makeFinding(
-          G, X.Return->userLoc(),
-          fmt::format("the kernel returns here under a condition on the "
-                      "CTA's own identity, skipping the tcgen05.{}."
-                      "cta_group::2 that the other CTA of the pair may "
-                      "reach: that CTA then waits for this one forever "
-                      "(rules A6, A9)",
-                      Kind));
-      F.Notes.push_back({X.Condition, "the condition reads blockIdx or the "
-                                      "CTA's rank in the cluster"});
-      F.Notes.push_back({locationSeenFrom(*X.Collective, *X.Return),
+      Finding F =
+          X.Return
+              ? makeFinding(
+                    G, X.Return->userLoc(),
+                    fmt::format("the kernel returns here under a condition "
+                                "on the CTA's own identity, skipping the "
+                                "tcgen05.{}.cta_group::2 that the other CTA "
+                                "of the pair may reach: that CTA then waits "
+                                "for this one forever (rules A6, A9)",
+                                Kind))
+              : makeFinding(
+                    G, X.Condition,
+                    fmt::format("this condition on the CTA's own identity "
+                                "lets one CTA of the pair skip the "
+                                "tcgen05.{}.cta_group::2 that the other may "
+                                "reach: that CTA then waits for this one "
+                                "forever (rules A6, A9)",
+                                Kind));
+      if (X.Return)
+        F.Notes.push_back({X.Condition, "the condition reads blockIdx or the "
+                                        "CTA's rank in the cluster"});
+      F.Notes.push_back({X.Return ? locationSeenFrom(*X.Collective, *X.Return)
+                                  : X.Collective->kernelLoc(),
                          fmt::format("the paired tcgen05.{} is here", Kind)});
       Out.report(std::move(F));
     }

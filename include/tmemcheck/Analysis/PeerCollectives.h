@@ -38,10 +38,13 @@ struct UnorderedPairDealloc {
   const Event *Alloc = nullptr;
 };
 
-/// A return of the kernel under a CTA-uniform condition on the CTA's own
-/// identity that skips a paired collective the other arm reaches: the CTA
-/// that leaves never takes part, and its peer waits for it.
+/// A CTA-uniform branch on the CTA's own identity with a paired collective
+/// reachable from one arm only: the CTA that takes the other arm (usually
+/// an early return) never takes part, and its peer waits for it.
 struct PeerEarlyExit {
+  /// The return the skipping CTA leaves through, when one is its alone;
+  /// nullptr when it leaves through the kernel's common exit or skips the
+  /// collective without returning.
   const Event *Return = nullptr;
   SourceLoc Condition;
   const Event *Collective = nullptr; ///< the skipped alloc/dealloc.

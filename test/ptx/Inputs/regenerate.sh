@@ -8,6 +8,13 @@ for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
     -o "$src.ptx"
 done
+# The kernels of the tmem-alloc-peer-race and tmem-reuse-race lit tests,
+# analysed from nvcc's PTX by ../peer-reuse.test.
+for src in alloc-peer-race reuse-race; do
+  "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -ptx \
+    -lineinfo "../../checks/$src.cu" -o "$src.ptx"
+  sed -i 's|"../../checks/|"|' "$src.ptx"
+done
 # Wrappers defined in another translation unit (a -rdc build), described
 # by ApiModels in the config tests' .tmemcheck.yaml.
 "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -rdc=true \
