@@ -1,7 +1,10 @@
-// Aligned barriers reached at different instructions (rule B1), and the
-// correct look-alikes. Compiled to divergent-barrier.ptx by regenerate.sh;
-// test/checks/divergent-barrier.cu analyses the same kernels from source.
-#include <cstdint>
+// RUN: not %tmemcheck --checks='-*,tmem-divergent-barrier' %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+//
+// tmem-divergent-barrier: aligned barriers that the threads they
+// synchronise reach at different instructions (rule B1), and the correct
+// look-alikes. test/ptx/Inputs/regenerate.sh compiles this file to
+// divergent-barrier.ptx (test/ptx/divergent-barrier.test);
+// nvcc-validate-smem-barrier.test compiles it for sm_100a.
 
 __device__ __forceinline__ void tmem_alloc(uint32_t *slot) {
   asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 "
@@ -35,6 +38,9 @@ __global__ void partitions_own_barrier(float *out) {
   __syncthreads();
   const uint32_t taddr = slot;
   if (warp < 4) {
+    // CHECK: divergent-barrier.cu:[[@LINE+4]]:5: error: the warps that branch apart reach barrier 0 at two different instructions, this '__syncthreads()' and the one at line [[@LINE+8]]; '__syncthreads()' is aligned: every thread of the CTA must wait at the same barrier instruction (rule B1) [tmem-divergent-barrier]
+    // CHECK-NEXT: divergent-barrier.cu:[[@LINE+7]]:3: note: the threads of the other arm wait here
+    // CHECK-NEXT: divergent-barrier.cu:[[@LINE-3]]:7: note: the threads split here; move one barrier after the point where the arms meet, or give each role its own named barrier with its thread count (bar.sync id, count)
     out[threadIdx.x] = __uint_as_float(tmem_ld(taddr + ((warp * 32) << 16)));
     __syncthreads();
     return;
@@ -48,6 +54,10 @@ __global__ void partitions_own_barrier(float *out) {
 // Lanes of one warp at two different aligned barriers.
 __global__ void lanes_apart(float *out) {
   if (threadIdx.x % 32 < 16) {
+    // CHECK: divergent-barrier.cu:[[@LINE+5]]:5: error: lanes of one warp reach different aligned barriers, this 'bar.sync' and the one at line [[@LINE+8]]; an aligned barrier must be executed by all threads of the warp at the same instruction (rule B1) [tmem-divergent-barrier]
+    // CHECK-NEXT: divergent-barrier.cu:{{[0-9]+}}:17: note: 'bar.sync' is issued here, inside 'named_sync'
+    // CHECK-NEXT: divergent-barrier.cu:[[@LINE+6]]:5: note: the threads of the other arm wait here
+    // CHECK-NEXT: divergent-barrier.cu:[[@LINE-4]]:7: note: this condition differs between the lanes of a warp
     out[threadIdx.x] = 1.0f;
     named_sync(1, 128);
   } else {
@@ -96,4 +106,32 @@ __global__ void roles_own_ids(float *out) {
     out[threadIdx.x] += 2.0f;
   }
   __syncthreads();
+}
+
+// Correct: a CTA-uniform branch, every thread at the same barrier.
+__global__ void cta_uniform_arms(float *out, int mode) {
+  if (blockIdx.x == 0 || mode) {
+    out[threadIdx.x] = 1.0f;
+    __syncthreads();
+  } else {
+    out[threadIdx.x] = 2.0f;
+    __syncthreads();
+  }
+}
+
+// Correct: a persistent tile loop whose warp roles meet at one barrier per
+// tile; only the elected thread of the producer issues work.
+__global__ void persistent_roles(float *out, int tiles) {
+  const uint32_t warp = threadIdx.x / 32;
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    if (warp == 0) {
+      if (threadIdx.x == 0)
+        out[tile] = 1.0f;
+    } else if (warp == 1) {
+      out[tile * 32 + threadIdx.x % 32] = 2.0f;
+    } else {
+      named_sync(1, 64);
+    }
+    __syncthreads();
+  }
 }
