@@ -8,12 +8,12 @@ for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
     -o "$src.ptx"
 done
-# The kernels of the tmem-alloc-peer-race and tmem-reuse-race lit tests,
-# analysed from nvcc's PTX by ../peer-reuse.test.
-for src in alloc-peer-race reuse-race; do
+# The kernels of the check lit tests that pin the same source lines for
+# .cu and .ptx input: tmem-shared-access, tmem-divergent-barrier,
+# tmem-alloc-peer-race and tmem-reuse-race (../peer-reuse.test).
+for src in shared-access divergent-barrier alloc-peer-race reuse-race; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -ptx \
     -lineinfo "../../checks/$src.cu" -o "$src.ptx"
-  sed -i 's|"../../checks/|"|' "$src.ptx"
 done
 # Wrappers defined in another translation unit (a -rdc build), described
 # by ApiModels in the config tests' .tmemcheck.yaml.
@@ -23,3 +23,4 @@ sed -i 's|"../../config/Inputs/api-models/|"|' wrapped-rdc.ptx
 # Keep the .file paths relative: findings then name "clean.cu:12:3" on any
 # machine.
 sed -i "s|\"$PWD/|\"|" ./*.ptx
+sed -i 's|"../../checks/|"|' shared-access.ptx divergent-barrier.ptx
