@@ -45,47 +45,95 @@ class Scanner {
 public:
   explicit Scanner(const ASTContext &Ctx) : Ctx(Ctx) {}
 
-  bool scan(const Expr *E, bool UnderPairIndex, unsigned Depth) {
+  /// Reads of the identity outside a pair index.
+  bool Found = false;
+  /// Parts whose value could not be followed, or that vary within the
+  /// CTA (threadIdx, struct fields of unknown origin, unknown calls).
+  bool Other = false;
+
+  void scan(const Expr *E, bool UnderPairIndex, unsigned Depth) {
     if (!E)
-      return false;
+      return;
     E = E->IgnoreParenImpCasts();
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       if ((BO->getOpcode() == BO_Div || BO->getOpcode() == BO_Shr) &&
           isPairDivisor(BO)) {
         // `blockIdx.x / 2`, `rank >> 1`: the same for both CTAs of a pair.
-        return scan(BO->getLHS(), true, Depth) ||
-               scan(BO->getRHS(), UnderPairIndex, Depth);
+        scan(BO->getLHS(), true, Depth);
+        scan(BO->getRHS(), UnderPairIndex, Depth);
+        return;
       }
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD)
-        return false;
-      if (VD->getName() == "blockIdx")
-        return !UnderPairIndex;
-      if (isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() || Depth > 6 ||
-          !Visited.insert(VD).second)
-        return false;
-      return scan(VD->getInit(), UnderPairIndex, Depth + 1);
+        return;
+      if (VD->getName() == "blockIdx") {
+        Found |= !UnderPairIndex;
+        return;
+      }
+      if (VD->getName() == "threadIdx") {
+        Other = true;
+        return;
+      }
+      if (isa<ParmVarDecl>(VD) || !VD->hasLocalStorage())
+        return; // kernel parameters, constants: the same in both CTAs
+      if (Depth > 6 || !Visited.insert(VD).second)
+        return;
+      scan(VD->getInit(), UnderPairIndex, Depth + 1);
+      return;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // A field of a local aggregate: only that field's initialiser
+      // (`is_participant.mma`, not the `is_first_cta_in_cluster` next to it).
+      const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Base))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD)) {
+            const Expr *Init =
+                VD->getInit() ? VD->getInit()->IgnoreParenImpCasts() : nullptr;
+            if (const auto *IL = dyn_cast_or_null<InitListExpr>(Init)) {
+              if (FD && FD->getFieldIndex() < IL->getNumInits() && Depth <= 6) {
+                scan(IL->getInit(FD->getFieldIndex()), UnderPairIndex,
+                     Depth + 1);
+                return;
+              }
+            } else if (Init && Depth <= 6 && Visited.insert(VD).second) {
+              scan(Init, UnderPairIndex, Depth + 1); // `dim3 b = ...; b.x`
+              return;
+            }
+          }
+      if (isa<CallExpr>(Base)) {
+        scan(Base, UnderPairIndex, Depth); // `block_id_in_cluster().x`
+        return;
+      }
+      Other = true;
+      return;
     }
     if (const auto *CE = dyn_cast<CallExpr>(E)) {
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-        if (scan(MC->getImplicitObjectArgument(), UnderPairIndex, Depth))
-          return true;
+        scan(MC->getImplicitObjectArgument(), UnderPairIndex, Depth);
       const FunctionDecl *FD = CE->getDirectCallee();
-      if (!FD || !FD->getIdentifier())
-        return false;
-      if (isIdentityCall(FD->getName()) || FD->getName() == "block_rank")
-        return !UnderPairIndex;
-      if (Depth > 3 || !FD->hasBody())
-        return false;
-      return !UnderPairIndex && bodyReadsIdentity(FD->getBody(), Depth + 1);
+      if (!FD || !FD->getIdentifier()) {
+        Other = true;
+        return;
+      }
+      if (isIdentityCall(FD->getName()) || FD->getName() == "block_rank") {
+        Found |= !UnderPairIndex;
+        return;
+      }
+      if (Depth > 3 || !FD->hasBody() ||
+          !bodyReadsIdentity(FD->getBody(), Depth + 1)) {
+        Other = true;
+        return;
+      }
+      Found |= !UnderPairIndex;
+      return;
     }
     for (const Stmt *Child : E->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-        if (scan(CE, UnderPairIndex, Depth))
-          return true;
-    return false;
+        scan(CE, UnderPairIndex, Depth);
   }
 
 private:
@@ -95,8 +143,11 @@ private:
       return false;
     if (const auto *A = dyn_cast<GCCAsmStmt>(S))
       return asmReadsIdentity(A->getAsmString());
-    if (const auto *R = dyn_cast<ReturnStmt>(S))
-      return scan(R->getRetValue(), false, Depth);
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      Scanner Inner(Ctx);
+      Inner.scan(R->getRetValue(), false, Depth);
+      return Inner.Found;
+    }
     for (const Stmt *Child : S->children())
       if (bodyReadsIdentity(Child, Depth))
         return true;
@@ -118,8 +169,12 @@ private:
 
 } // namespace
 
-bool readsCtaIdentity(const Expr *E, const ASTContext &Ctx) {
-  return Scanner(Ctx).scan(E, false, 0);
+CtaIdentityRead readsCtaIdentity(const Expr *E, const ASTContext &Ctx) {
+  Scanner S(Ctx);
+  S.scan(E, false, 0);
+  if (!S.Found)
+    return CtaIdentityRead::No;
+  return S.Other ? CtaIdentityRead::AmongOthers : CtaIdentityRead::Only;
 }
 
 } // namespace tmemcheck

@@ -19,12 +19,25 @@ class Expr;
 
 namespace tmemcheck {
 
-/// True if \p E reads the CTA's own identity: `blockIdx`, the ctaid and
+/// Whether a condition reads the CTA's own identity.
+enum class CtaIdentityRead {
+  No,
+  /// Yes, and every other part of it is known to be the same in all threads
+  /// of the CTA (constants, kernel parameters, locals made of them).
+  Only,
+  /// Yes, next to parts whose value was not followed (struct fields, calls,
+  /// threadIdx): the branch is per CTA only if its uniformity says so.
+  AmongOthers,
+};
+
+/// Whether \p E reads the CTA's own identity: `blockIdx`, the ctaid and
 /// cluster-rank special registers (builtins, or inline asm of a helper it
 /// calls), `cute::block_rank_in_cluster()`, followed through the
-/// initialisers of local variables. A read that is only divided or shifted
-/// right by a constant (`blockIdx.x / 2`, a pair index) does not count.
-bool readsCtaIdentity(const clang::Expr *E, const clang::ASTContext &Ctx);
+/// initialisers of local variables and aggregate fields. A read that is
+/// only divided or shifted right by a constant (`blockIdx.x / 2`, a pair
+/// index) does not count.
+CtaIdentityRead readsCtaIdentity(const clang::Expr *E,
+                                 const clang::ASTContext &Ctx);
 
 } // namespace tmemcheck
 

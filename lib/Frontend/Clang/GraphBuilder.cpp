@@ -356,11 +356,14 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
         Block &Blk = G->Blocks[Cur];
         Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
         // A helper's inline asm reading %cluster_ctarank has no known
-        // uniformity; it is the same in every thread of the CTA all the same.
+        // uniformity; a condition made of it and uniform values alone is the
+        // same in every thread of the CTA all the same.
+        CtaIdentityRead Id = readsCtaIdentity(CondExpr, Ctx);
         Blk.BranchReadsCtaId =
-            (Blk.BranchUniformity == Uniformity::CtaUniform ||
-             Blk.BranchUniformity == Uniformity::Unknown) &&
-            readsCtaIdentity(CondExpr, Ctx);
+            (Id != CtaIdentityRead::No &&
+             Blk.BranchUniformity == Uniformity::CtaUniform) ||
+            (Id == CtaIdentityRead::Only &&
+             Blk.BranchUniformity == Uniformity::Unknown);
         recordWarpArms(CondExpr, Blk, F);
         const Stmt *Term = B->getTerminatorStmt();
         Blk.BranchIsLoop =
