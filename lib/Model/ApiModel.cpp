@@ -177,8 +177,7 @@ std::string registerVector(unsigned First, unsigned Count) {
 
 /// `SM100_TMEM_{LOAD,STORE}_<L>dp<B>b<N>x[_16b]` and
 /// `SM100_TMEM_LOAD_STAT_32dp32b<N>x` (the name after `SM100_TMEM_`).
-std::optional<std::string> tmemLdStPtx(llvm::StringRef Name,
-                                       unsigned NumArgs) {
+std::optional<std::string> tmemLdStPtx(llvm::StringRef Name, unsigned NumArgs) {
   bool Load = Name.consume_front("LOAD_");
   if (!Load && !Name.consume_front("STORE_"))
     return std::nullopt;
@@ -243,13 +242,13 @@ std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
     unsigned Group = Name.consume_back("_1cta")   ? 1
                      : Name.consume_back("_2cta") ? 2
                                                   : 0;
-    static const std::pair<llvm::StringLiteral, llvm::StringLiteral> Shapes[] = {
-        {"128dp256bit", "128x256b"},
-        {"128dp128bit", "128x128b"},
-        {"4dp256bit", "4x256b"},
-        {"4x32dp128bit", "32x128b.warpx4"},
-        {"2x64dp128bitlw0213", "64x128b.warpx2::02_13"},
-        {"2x64dp128bitlw0123", "64x128b.warpx2::01_23"}};
+    static const std::pair<llvm::StringLiteral, llvm::StringLiteral> Shapes[] =
+        {{"128dp256bit", "128x256b"},
+         {"128dp128bit", "128x128b"},
+         {"4dp256bit", "4x256b"},
+         {"4x32dp128bit", "32x128b.warpx4"},
+         {"2x64dp128bitlw0213", "64x128b.warpx2::02_13"},
+         {"2x64dp128bitlw0123", "64x128b.warpx2::01_23"}};
     for (const auto &[Spelled, Shape] : Shapes)
       if (Group && NumArgs == 2 && Name == Spelled)
         return fmt::format("tcgen05.cp.cta_group::{}.{} [%1], %0;", Group,
@@ -302,10 +301,10 @@ std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
     return std::nullopt;
   // %NumArgs is no argument: the descriptor stays unknown (it is the upper
   // half of idescE, which the asm body shifts out).
-  std::string Text = fmt::format(
-      "tcgen05.mma{}{}.cta_group::{}.kind::{} [%2], {}, %1, ",
-      Sparse ? ".sp" : "", WeightStationary ? ".ws" : "", Group, Kind,
-      ATmem ? "[%0]" : "%0");
+  std::string Text =
+      fmt::format("tcgen05.mma{}{}.cta_group::{}.kind::{} [%2], {}, %1, ",
+                  Sparse ? ".sp" : "", WeightStationary ? ".ws" : "", Group,
+                  Kind, ATmem ? "[%0]" : "%0");
   if (Sparse)
     Text += fmt::format("[%{}], ", BlockScale ? 7 : 5);
   Text += fmt::format("%{}, ", NumArgs);

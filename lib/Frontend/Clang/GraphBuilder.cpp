@@ -334,6 +334,10 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
         Blk.BranchIsLoop =
             Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
                      isa<DoStmt>(Term) || isa<CXXForRangeStmt>(Term));
+        if (const auto *For = dyn_cast_or_null<ForStmt>(Term))
+          if (std::optional<uint64_t> N =
+                  LoopTripCounter::constantTripCount(*For, Ctx))
+            Blk.LoopRunsAtLeastOnce = *N >= 1 && B->succ_size() == 2;
         Blk.BranchLoc =
             toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
         bool Invalid = false;
@@ -520,8 +524,7 @@ const FunctionDecl *GraphBuilder::knownCallee(const Expr *E, const Frame &F,
   // A local that cannot be reassigned: `const auto fn = &f;`, `auto &fn = f;`.
   if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
     if (VD->hasLocalStorage() && VD->getInit() &&
-        (VD->getType()->isReferenceType() ||
-         VD->getType().isConstQualified()))
+        (VD->getType()->isReferenceType() || VD->getType().isConstQualified()))
       return knownCallee(VD->getInit(), F, Depth + 1);
   return nullptr;
 }
@@ -701,11 +704,10 @@ GraphBuilder::cuteAtomModel(const FunctionDecl *Callee, unsigned NumArgs) {
   if (!Instrs) {
     // The name grammar produced text the decoder refuses: a bug of ours,
     // said once rather than hidden; the body (if any) is followed.
-    Remarks.push_back({toSourceLoc(Ctx.getSourceManager(),
-                                   Callee->getLocation()),
-                       "internal: the model of '" + Name +
-                           "' does not decode: " +
-                           llvm::toString(Instrs.takeError())});
+    Remarks.push_back(
+        {toSourceLoc(Ctx.getSourceManager(), Callee->getLocation()),
+         "internal: the model of '" + Name +
+             "' does not decode: " + llvm::toString(Instrs.takeError())});
     return nullptr;
   }
   It->second = UserApiModelTable::Entry{std::move(M), std::move(*Instrs)};
@@ -959,8 +961,8 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
     Infos.push_back({S.getInputName(I).str(), S.getInputConstraint(I),
                      /*IsOutput=*/false});
     D.Exprs.push_back(S.getInputExpr(I));
-    Infos.back().Immediate = immediateValue(S.getInputConstraint(I),
-                                            S.getInputExpr(I));
+    Infos.back().Immediate =
+        immediateValue(S.getInputConstraint(I), S.getInputExpr(I));
   }
   ptx::ParsedAsm Parsed = ptx::parseInlineAsm(Template, Infos);
 

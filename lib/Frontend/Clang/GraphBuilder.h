@@ -107,8 +107,8 @@ private:
   /// The model of a CuTe SM100 atom (`SM100_TMEM_LOAD_32dp32b8x::copy`,
   /// `SM100_MMA_F16BF16_SS::fma`, …) called with \p NumArgs arguments,
   /// decoded from its name once; null if \p Callee is no such atom.
-  const UserApiModelTable::Entry *cuteAtomModel(const clang::FunctionDecl *Callee,
-                                                unsigned NumArgs);
+  const UserApiModelTable::Entry *
+  cuteAtomModel(const clang::FunctionDecl *Callee, unsigned NumArgs);
   /// A call of a CuTe atom: its asm body when visible (checked against the
   /// model, a remark when they disagree), else the model.
   unsigned visitCuteAtomCall(const UserApiModelTable::Entry &A,

@@ -858,8 +858,7 @@ const Expr *addressedObject(const Expr *P, const Frame *&F, unsigned Depth) {
     }
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || !VD->hasLocalStorage() || !VD->getInit() ||
-        !(VD->getType().isConstQualified() ||
-          VD->getType()->isReferenceType()))
+        !(VD->getType().isConstQualified() || VD->getType()->isReferenceType()))
       return nullptr;
     P = VD->getInit();
   }

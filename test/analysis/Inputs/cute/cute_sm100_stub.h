@@ -4,6 +4,7 @@
 // and copy_unpack-style forwarding through `detail::explode(CopyOp::copy,
 // ...)`, which calls the atom through a function pointer.
 #pragma once
+#include <cstdint>
 
 #if defined(STUB_TCGEN05_ENABLED)
 #define STUB_ASM(...) asm volatile(__VA_ARGS__)
@@ -100,7 +101,7 @@ struct SM100_TMEM_LOAD_32dp32b2x {
     STUB_ASM("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];\n"
              : "=r"(dst0)
              : "r"(src_addr));
-    dst1 = dst0;
+    dst1 = 0;
   }
 };
 
