@@ -341,8 +341,6 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
       OS << " [" << Key << (Arm == 0 ? "" : " false") << ']';
     if (Blk.BranchUniformity)
       OS << "  branch uniformity " << static_cast<int>(*Blk.BranchUniformity);
-    if (Blk.LoopRunsAtLeastOnce)
-      OS << "  loop runs at least once";
     OS << '\n';
     for (const Event &E : Blk.Events) {
       SourceLoc L = E.userLoc();
@@ -668,8 +666,8 @@ int main(int argc, const char **argv) {
   const bool KeepFindings =
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
   std::vector<KernelVerdict> AllVerdicts; // for --format=json
-  llvm::json::Array AllReports;      // for --report=json
-  std::vector<KernelReport> HtmlReports; // for --report=html
+  llvm::json::Array AllReports;           // for --report=json
+  std::vector<KernelReport> HtmlReports;  // for --report=html
   bool ToolFailed = false;
   BatchSummary Totals;
   // Files are analysed in parallel (-j); the results are reported in input

@@ -183,10 +183,6 @@ struct Block {
   /// The branch is the condition of a loop (for/while/do): lanes leaving a
   /// loop at different iterations reconverge after it.
   bool BranchIsLoop = false;
-  /// A `for` loop's test whose constant trip count is at least one: the
-  /// exit (successor 1) is never taken on the first test, only after an
-  /// iteration (the edges from the back-edge predecessors).
-  bool LoopRunsAtLeastOnce = false;
   /// For a comparison of the warp index with a constant: the warp indices
   /// that take each successor (as [lo, hi]), when that is an interval.
   std::optional<std::pair<int64_t, int64_t>> WarpsOnArm[2];

@@ -351,10 +351,6 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
         Blk.BranchIsLoop =
             Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
                      isa<DoStmt>(Term) || isa<CXXForRangeStmt>(Term));
-        if (const auto *For = dyn_cast_or_null<ForStmt>(Term))
-          if (std::optional<uint64_t> N =
-                  LoopTripCounter::constantTripCount(*For, Ctx))
-            Blk.LoopRunsAtLeastOnce = *N >= 1 && B->succ_size() == 2;
         Blk.BranchLoc =
             toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
         bool Invalid = false;
