@@ -10,7 +10,10 @@
 
 #include "tmemcheck/Model/Footprint.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <fmt/format.h>
 
 namespace tmemcheck {
 
@@ -73,6 +76,8 @@ const std::vector<ApiModel> &table() {
     T.push_back(makeCommit("cutlass::arch::umma_arrive", CtaGroup::One, true));
     T.push_back(
         makeCommit("cutlass::arch::umma_arrive_2x1SM", CtaGroup::Two, true));
+    T.push_back(makeCommit("cutlass::arch::umma_arrive_2x1SM_sm0",
+                           CtaGroup::Two, true));
     T.push_back(makeCommit("cutlass::arch::umma_arrive_multicast",
                            CtaGroup::One, true));
     T.push_back(makeCommit("cutlass::arch::umma_arrive_multicast_2x1SM",
@@ -158,6 +163,154 @@ std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,
   Op.Access.Lanes = Lanes == "32" ? 32 : 16;
   Op.TmemAddrOperand = 0;
   return Op;
+}
+
+namespace {
+
+/// `{%First, …, %(First+Count-1)}`.
+std::string registerVector(unsigned First, unsigned Count) {
+  std::string V = "{";
+  for (unsigned I = 0; I < Count; ++I)
+    V += fmt::format("{}%{}", I ? ", " : "", First + I);
+  return V + "}";
+}
+
+/// `SM100_TMEM_{LOAD,STORE}_<L>dp<B>b<N>x[_16b]` and
+/// `SM100_TMEM_LOAD_STAT_32dp32b<N>x` (the name after `SM100_TMEM_`).
+std::optional<std::string> tmemLdStPtx(llvm::StringRef Name, unsigned NumArgs) {
+  bool Load = Name.consume_front("LOAD_");
+  if (!Load && !Name.consume_front("STORE_"))
+    return std::nullopt;
+  bool Stat = Load && Name.consume_front("STAT_");
+  bool Pack = Name.consume_back("_16b");
+  if (!Name.consume_back("x") || (Stat && Pack))
+    return std::nullopt;
+  auto [Lanes, Rest] = Name.split("dp");
+  auto [Bits, Repeat] = Rest.split('b');
+  unsigned N = 0;
+  if (Repeat.getAsInteger(10, N) || N == 0 || N > 128)
+    return std::nullopt;
+  std::string Shape;
+  if (Lanes == "32" && Bits == "32")
+    Shape = "32x32b";
+  else if (Lanes == "16" && Bits == "32")
+    Shape = "16x32bx2"; // CuTe's half offset is the repeat count
+  else if (Lanes == "16" && (Bits == "64" || Bits == "128" || Bits == "256"))
+    Shape = "16x" + Bits.str() + "b";
+  else
+    return std::nullopt;
+  if (Stat && Shape != "32x32b")
+    return std::nullopt;
+  std::string Half =
+      Shape == "16x32bx2" ? fmt::format(", {}", N * (Pack ? 2 : 1)) : "";
+  if (Stat) {
+    // copy(src_addr, dst0, …, dst(R-1), row_max)
+    if (NumArgs < 3)
+      return std::nullopt;
+    unsigned R = NumArgs - 2;
+    return fmt::format(
+        "tcgen05.ld.red.sync.aligned.32x32b.x{}.max.f32 {}, %{}, [%0];", N,
+        registerVector(1, R), R + 1);
+  }
+  if (NumArgs < 2)
+    return std::nullopt;
+  unsigned R = NumArgs - 1;
+  if (Load) // copy(src_addr, dst0, …)
+    return fmt::format("tcgen05.ld.sync.aligned.{}.x{}{}.b32 {}, [%0]{};",
+                       Shape, N, Pack ? ".pack::16b" : "", registerVector(1, R),
+                       Half);
+  // copy(src0, …, dst_addr)
+  return fmt::format("tcgen05.st.sync.aligned.{}.x{}{}.b32 [%{}]{}, {};", Shape,
+                     N, Pack ? ".unpack::16b" : "", R, Half,
+                     registerVector(0, R));
+}
+
+} // namespace
+
+std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
+                                       unsigned NumArgs) {
+  llvm::StringRef Name = QualifiedName;
+  Name.consume_front("::");
+  if (!Name.consume_front("cute::SM100_"))
+    return std::nullopt;
+  if (Name.consume_back("::copy")) {
+    if (Name.consume_front("TMEM_"))
+      return tmemLdStPtx(Name, NumArgs);
+    if (!Name.consume_front("UTCCP_"))
+      return std::nullopt;
+    // SM100_UTCCP_<shape>_<1|2>cta: copy(src_desc, dst_tmem).
+    unsigned Group = Name.consume_back("_1cta")   ? 1
+                     : Name.consume_back("_2cta") ? 2
+                                                  : 0;
+    static const std::pair<llvm::StringLiteral, llvm::StringLiteral> Shapes[] =
+        {{"128dp256bit", "128x256b"},
+         {"128dp128bit", "128x128b"},
+         {"4dp256bit", "4x256b"},
+         {"4x32dp128bit", "32x128b.warpx4"},
+         {"2x64dp128bitlw0213", "64x128b.warpx2::02_13"},
+         {"2x64dp128bitlw0123", "64x128b.warpx2::01_23"}};
+    for (const auto &[Spelled, Shape] : Shapes)
+      if (Group && NumArgs == 2 && Name == Spelled)
+        return fmt::format("tcgen05.cp.cta_group::{}.{} [%1], %0;", Group,
+                           Shape.str());
+    return std::nullopt;
+  }
+  if (!Name.consume_back("::fma") || !Name.consume_front("MMA_"))
+    return std::nullopt;
+  // SM100_MMA_<kind>[_2x1SM]_<SS|TS>[_SCALED|_SPARSE|_INTERLEAVED…]:
+  // fma(a, b_desc, tmem_c, scaleC, idescE[, tsfa, tsfb][, tmem_e]).
+  llvm::SmallVector<llvm::StringRef, 6> Parts;
+  Name.split(Parts, '_');
+  if (Parts.size() < 2)
+    return std::nullopt;
+  static const std::pair<llvm::StringLiteral, llvm::StringLiteral> Kinds[] = {
+      {"TF32", "tf32"},
+      {"F16BF16", "f16"},
+      {"S8", "i8"},
+      {"F8F6F4", "f8f6f4"},
+      {"MXF8F6F4", "mxf8f6f4.block_scale"},
+      {"MXF4", "mxf4nvf4.block_scale"},
+      {"MXF4NVF4", "mxf4nvf4.block_scale"}};
+  std::string Kind;
+  for (const auto &[Spelled, K] : Kinds)
+    if (Parts[0] == Spelled)
+      Kind = K.str();
+  if (Kind.empty())
+    return std::nullopt;
+  size_t I = 1;
+  unsigned Group = 1;
+  if (Parts[I] == "2x1SM") {
+    Group = 2;
+    ++I;
+  }
+  if (I >= Parts.size() || (Parts[I] != "SS" && Parts[I] != "TS"))
+    return std::nullopt;
+  bool ATmem = Parts[I++] == "TS";
+  bool Sparse = false, WeightStationary = false;
+  for (; I < Parts.size(); ++I) {
+    if (Parts[I] == "SPARSE")
+      Sparse = true;
+    else if (Parts[I] == "WS")
+      WeightStationary = true;
+    else if (Parts[I] != "SCALED" && Parts[I] != "INTERLEAVED")
+      break; // INTERLEAVED_CF32CTF32CTF32CF32_TN: element order only
+  }
+  bool BlockScale = Kind.find("block_scale") != std::string::npos;
+  unsigned Want = 5 + (BlockScale ? 2 : 0) + (Sparse ? 1 : 0);
+  if (NumArgs != Want)
+    return std::nullopt;
+  // %NumArgs is no argument: the descriptor stays unknown (it is the upper
+  // half of idescE, which the asm body shifts out).
+  std::string Text =
+      fmt::format("tcgen05.mma{}{}.cta_group::{}.kind::{} [%2], {}, %1, ",
+                  Sparse ? ".sp" : "", WeightStationary ? ".ws" : "", Group,
+                  Kind, ATmem ? "[%0]" : "%0");
+  if (Sparse)
+    Text += fmt::format("[%{}], ", BlockScale ? 7 : 5);
+  Text += fmt::format("%{}, ", NumArgs);
+  if (BlockScale)
+    Text += "[%5], [%6], ";
+  return Text + "%3;";
 }
 
 } // namespace tmemcheck

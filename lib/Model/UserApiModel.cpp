@@ -64,7 +64,7 @@ std::string withoutTemplateArguments(llvm::StringRef QualifiedName) {
 }
 
 llvm::Expected<std::vector<ModeledInstruction>>
-decodeUserApiModel(const UserApiModel &M) {
+decodeUserApiModel(const UserApiModel &M, unsigned NumArguments) {
   llvm::StringRef Function = M.Function;
   Function.consume_front("::");
   llvm::SmallVector<llvm::StringRef, 4> Parts;
@@ -74,7 +74,7 @@ decodeUserApiModel(const UserApiModel &M) {
       }))
     return modelError(M, "'Function' must be a function name, optionally "
                          "qualified (`name`, `ns::name`, `::ns::name`)");
-  std::vector<ptx::AsmOperandInfo> Arguments(MaxModelArguments);
+  std::vector<ptx::AsmOperandInfo> Arguments(NumArguments);
   for (ptx::AsmOperandInfo &A : Arguments)
     A.Constraint = "r";
   ptx::ParsedAsm Parsed = ptx::parseInlineAsm(M.Asm, Arguments);

@@ -105,8 +105,41 @@ private:
         Pos += 2;
         continue;
       }
+      // `cta_group::%2`: an immediate asm operand inside a modifier (the
+      // compiler prints the constant there); wordSpelling substitutes it.
+      if (InlineAsm && C == '%' && isDigit(peek(1)) && Pos > 0 &&
+          (Text[Pos - 1] == ':' || isWordChar(Text[Pos - 1]))) {
+        Pos += 2;
+        while (!atEnd() && isDigit(peek()))
+          ++Pos;
+        continue;
+      }
       break;
     }
+  }
+
+  /// The spelling of the word at [Begin, Pos): the text, with each `%N` of
+  /// an operand whose immediate value is known replaced by that value (an
+  /// unknown one stays as written, so the word fails to decode visibly).
+  std::string wordSpelling(size_t Begin) const {
+    StringRef W = Text.slice(Begin, Pos);
+    std::string Out;
+    for (size_t I = 0; I < W.size();) {
+      if (W[I] != '%' || I + 1 >= W.size() || !isDigit(W[I + 1])) {
+        Out += W[I++];
+        continue;
+      }
+      size_t J = I + 1;
+      unsigned Index = 0;
+      while (J < W.size() && isDigit(W[J]) && Index < 1000)
+        Index = Index * 10 + unsigned(W[J++] - '0');
+      if (Index < Operands.size() && Operands[Index].Immediate)
+        Out += std::to_string(*Operands[Index].Immediate);
+      else
+        Out += W.slice(I, J).str();
+      I = J;
+    }
+    return Out;
   }
 
   bool skipSpaceAndComments();
@@ -253,7 +286,7 @@ std::vector<Token> Lexer::run() {
     if (isWordStart(C)) {
       ++Pos;
       scanWordTail();
-      push(Token::Kind::Word, Begin, Text.slice(Begin, Pos).str());
+      push(Token::Kind::Word, Begin, wordSpelling(Begin));
       continue;
     }
     if (isDigit(C)) {

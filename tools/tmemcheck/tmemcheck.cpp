@@ -20,8 +20,8 @@
 #include "tmemcheck/Frontend/PtxFrontend.h"
 #include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/ExportFixes.h"
-#include "tmemcheck/Report/FixApplier.h"
 #include "tmemcheck/Report/Fingerprint.h"
+#include "tmemcheck/Report/FixApplier.h"
 #include "tmemcheck/Report/HtmlReport.h"
 #include "tmemcheck/Report/MachineReports.h"
 #include "tmemcheck/Report/ResourceReport.h"
@@ -152,14 +152,14 @@ cl::opt<bool> Quiet("quiet",
                              "--summary)"),
                     cl::cat(Category));
 enum class OutputFormat { Text, Json, Sarif };
-cl::opt<OutputFormat> Format(
-    "format", cl::desc("Output format"),
-    cl::values(clEnumValN(OutputFormat::Text, "text",
-                          "clang-style diagnostics (default)"),
-               clEnumValN(OutputFormat::Json, "json", "a JSON array"),
-               clEnumValN(OutputFormat::Sarif, "sarif",
-                          "SARIF 2.1.0 for code scanning")),
-    cl::init(OutputFormat::Text), cl::cat(Category));
+cl::opt<OutputFormat>
+    Format("format", cl::desc("Output format"),
+           cl::values(clEnumValN(OutputFormat::Text, "text",
+                                 "clang-style diagnostics (default)"),
+                      clEnumValN(OutputFormat::Json, "json", "a JSON array"),
+                      clEnumValN(OutputFormat::Sarif, "sarif",
+                                 "SARIF 2.1.0 for code scanning")),
+           cl::init(OutputFormat::Text), cl::cat(Category));
 enum class ReportKind { None, Text, Json, Html };
 cl::opt<ReportKind> Report(
     "report", cl::desc("Print the TMEM resource report of every kernel"),
@@ -451,8 +451,7 @@ int main(int argc, const char **argv) {
     // goes on with the files whose config loads (each file with a broken
     // one is reported as failed below).
     if (DumpConfig || ListChecks) {
-      errs() << "tmemcheck: error: " << toString(Reference.takeError())
-             << '\n';
+      errs() << "tmemcheck: error: " << toString(Reference.takeError()) << '\n';
       return ExitToolError;
     }
     consumeError(Reference.takeError());
@@ -493,10 +492,10 @@ int main(int argc, const char **argv) {
         Effective.Compat.emplace();
       Effective.Compat->GpuArch = GpuArch;
     }
-    Effective.Checks = Reference->Checks.empty()
-                           ? std::string(Checks)
-                           : Reference->Checks +
-                                 (Checks.empty() ? "" : "," + Checks);
+    Effective.Checks =
+        Reference->Checks.empty()
+            ? std::string(Checks)
+            : Reference->Checks + (Checks.empty() ? "" : "," + Checks);
     if (!WarningsAsErrors.empty())
       Effective.WarningsAsErrors +=
           (Effective.WarningsAsErrors.empty() ? "" : ",") + WarningsAsErrors;
@@ -667,8 +666,8 @@ int main(int argc, const char **argv) {
   const bool KeepFindings =
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
   std::vector<KernelVerdict> AllVerdicts; // for --format=json
-  llvm::json::Array AllReports;      // for --report=json
-  std::vector<KernelReport> HtmlReports; // for --report=html
+  llvm::json::Array AllReports;           // for --report=json
+  std::vector<KernelReport> HtmlReports;  // for --report=html
   bool ToolFailed = false;
   BatchSummary Totals;
   // Files are analysed in parallel (-j); the results are reported in input
@@ -695,7 +694,8 @@ int main(int argc, const char **argv) {
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
   // Per-file configuration, read before the parallel part.
-  std::vector<CheckFilter> EnabledFor(Sources.size()), AsErrorsFor(Sources.size());
+  std::vector<CheckFilter> EnabledFor(Sources.size()),
+      AsErrorsFor(Sources.size());
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
   std::vector<FileLimits> LimitsFor(Sources.size());
   std::vector<std::map<std::string, std::string>> SeverityFor(Sources.size());
@@ -854,8 +854,8 @@ int main(int argc, const char **argv) {
       // FirstError is already "file:line:col: message".
       errs() << "tmemcheck: error: " << TU.FirstError
              << "; the PTX module was not analysed\n";
-      Totals.fileFailed(File, fmt::format("{} PTX syntax error(s)",
-                                          TU.CompileErrors));
+      Totals.fileFailed(
+          File, fmt::format("{} PTX syntax error(s)", TU.CompileErrors));
       ToolFailed = true;
       continue;
     }
@@ -933,9 +933,8 @@ int main(int argc, const char **argv) {
   if (Report == ReportKind::Html)
     writeHtmlReport(outs(), HtmlReports);
   if (Report == ReportKind::Json)
-    outs() << llvm::formatv(
-                  "{0:2}", llvm::json::Value(llvm::json::Object{
-                               {"kernels", std::move(AllReports)}}))
+    outs() << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                         {"kernels", std::move(AllReports)}}))
            << '\n';
   outs().flush();
   if (!ExportFixesFile.empty())

@@ -53,6 +53,22 @@ const ApiModel *findApiModelByMember(llvm::StringRef TypeName,
 std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,
                                      int64_t Repeat, bool Pack16);
 
+/// CuTe's SM100 copy and MMA atoms (cute/arch/copy_sm100.hpp,
+/// mma_sm100_umma.hpp): `SM100_TMEM_LOAD_<L>dp<B>b<N>x[_16b]::copy`,
+/// `SM100_TMEM_LOAD_STAT_32dp32b<N>x::copy`, `SM100_TMEM_STORE_…::copy`,
+/// `SM100_UTCCP_<shape>_<1|2>cta::copy` and
+/// `SM100_MMA_<kind>[_2x1SM]_<SS|TS>[_SCALED|_SPARSE|…]::fma`. Their names
+/// encode the instruction (shape, repeat count, packing, cta_group, kind,
+/// A in TMEM or shared memory, sparsity, block scaling), so every struct of
+/// the family is modelled by decoding its name rather than by a list. The
+/// result is the PTX the call stands for, `%N` being call argument N
+/// (\p NumArgs of them), as a user API model would write it; the MMA's
+/// instruction descriptor (the upper half of a 64-bit argument) is left
+/// unknown. std::nullopt if \p QualifiedName (template arguments removed)
+/// is not such an atom.
+std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
+                                       unsigned NumArgs);
+
 } // namespace tmemcheck
 
 #endif // TMEMCHECK_MODEL_APIMODEL_H

@@ -62,7 +62,8 @@ constexpr unsigned MaxModelArguments = 32;
 /// silently), when a tcgen05 instruction does not decode, or when it refers
 /// to an argument past MaxModelArguments.
 llvm::Expected<std::vector<ModeledInstruction>>
-decodeUserApiModel(const UserApiModel &M);
+decodeUserApiModel(const UserApiModel &M,
+                   unsigned NumArguments = MaxModelArguments);
 
 /// The user models of one configuration, decoded once, looked up by the
 /// qualified name of a callee.

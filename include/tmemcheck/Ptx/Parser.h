@@ -12,6 +12,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,10 @@ struct AsmOperandInfo {
   std::string Name;       ///< symbolic name (`[name] "r"(x)`), may be empty.
   std::string Constraint; ///< as written: "=r", "+l", "r", "n", "h", ...
   bool IsOutput = false;
+  /// The value of an immediate operand ("n", "i") when the front end knows
+  /// it: `%N` inside a mnemonic (`tcgen05.alloc.cta_group::%2`) is
+  /// replaced by it before the instruction is decoded.
+  std::optional<int64_t> Immediate;
 };
 
 /// A problem found while parsing. Parsing never aborts on bad input: it

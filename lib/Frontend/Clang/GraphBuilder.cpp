@@ -22,6 +22,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <fmt/format.h>
 
@@ -58,13 +59,20 @@ private:
       return false;
     if (isa<GCCAsmStmt>(S))
       return true;
-    if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
       if (const FunctionDecl *Callee = CE->getDirectCallee()) {
         if (Callee->getIdentifier() && Callee->getName().starts_with("__sync"))
           return true;
         if (isRelevant(Callee, Depth + 1))
           return true;
+      } else if (!CE->isTypeDependent() && CE->getCallee() &&
+                 !isa<CXXPseudoDestructorExpr>(
+                     CE->getCallee()->IgnoreParenImpCasts())) {
+        // A call through a function pointer or reference may reach
+        // anything; the call site decides (GraphBuilder::knownCallee).
+        return true;
       }
+    }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
       if (const CXXConstructorDecl *Ctor = CE->getConstructor())
         if (isRelevant(Ctor, Depth + 1))
@@ -207,6 +215,8 @@ bool GraphBuilder::overBudget() { return Budget->exhausted(EventCount); }
 void GraphBuilder::addEvent(unsigned Block, Event E) {
   if (overBudget())
     return;
+  if (AtomBodyOps && E.Op)
+    AtomBodyOps->push_back(*E.Op);
   E.Id = EventCount++;
   WaitLdCount += E.Op && E.Op->Kind == TmemOpKind::WaitLoad;
   G->Blocks[Block].Events.push_back(std::move(E));
@@ -405,6 +415,10 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
 
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *Callee = CE->getDirectCallee();
+    // A call through a function pointer or reference whose target the call
+    // site knows (`explode(CopyOp::copy, ...)` calling `fn(...)`).
+    if (!Callee && !CE->isTypeDependent())
+      Callee = knownCallee(CE->getCallee(), F);
     if (!Callee)
       return visitUnresolvedCall(CE, Cur, F);
     if (const UserApiModelTable::Entry *UM = userModelOf(Callee)) {
@@ -434,6 +448,9 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       addEvent(Cur, std::move(E));
       return Cur;
     }
+    if (const UserApiModelTable::Entry *A =
+            cuteAtomModel(Callee, explicitArguments(CE).size()))
+      return visitCuteAtomCall(*A, Callee, CE, Cur, F);
     // The generic address of a shared-memory location: not followed (its
     // body, if any, is an address conversion), but its argument must be a
     // shared-memory address.
@@ -561,6 +578,38 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     addEvent(Cur, std::move(E));
   }
   return Cur;
+}
+
+const FunctionDecl *GraphBuilder::knownCallee(const Expr *E, const Frame &F,
+                                              unsigned Depth) const {
+  if (!E || Depth > 64)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref))
+    return knownCallee(UO->getSubExpr(), F, Depth + 1);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+        MD && MD->isStatic())
+      return MD;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return nullptr;
+  if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+    return FD;
+  // A parameter: whatever the caller passed, in the caller's frame.
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+    auto It = F.Args.find(PVD);
+    if (It == F.Args.end() || !F.Parent)
+      return nullptr;
+    return knownCallee(It->second, *F.Parent, Depth + 1);
+  }
+  // A local that cannot be reassigned: `const auto fn = &f;`, `auto &fn = f;`.
+  if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+    if (VD->hasLocalStorage() && VD->getInit() &&
+        (VD->getType()->isReferenceType() || VD->getType().isConstQualified()))
+      return knownCallee(VD->getInit(), F, Depth + 1);
+  return nullptr;
 }
 
 void GraphBuilder::addPointerUse(const Expr *Pointer, llvm::StringRef What,
@@ -733,6 +782,113 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
   return Cur;
 }
 
+const UserApiModelTable::Entry *
+GraphBuilder::cuteAtomModel(const FunctionDecl *Callee, unsigned NumArgs) {
+  std::string Name = withoutTemplateArguments(qualifiedName(Callee));
+  if (!llvm::StringRef(Name).starts_with("cute::SM100_"))
+    return nullptr;
+  std::string Key = Name + "/" + std::to_string(NumArgs);
+  auto [It, New] = AtomModels.try_emplace(Key);
+  if (!New)
+    return It->second ? &*It->second : nullptr;
+  std::optional<std::string> Ptx = cuteAtomPtx(Name, NumArgs);
+  if (!Ptx)
+    return nullptr;
+  UserApiModel M;
+  M.Function = Name;
+  M.Asm = *Ptx;
+  // CuTe's MMA atoms elect one thread themselves (`if
+  // (cute::elect_one_sync())` around the asm).
+  M.ElectsInside = llvm::StringRef(Name).contains("::SM100_MMA_");
+  llvm::Expected<std::vector<ModeledInstruction>> Instrs =
+      decodeUserApiModel(M, NumArgs + 1);
+  if (!Instrs) {
+    // The name grammar produced text the decoder refuses: a bug of ours,
+    // said once rather than hidden; the body (if any) is followed.
+    Remarks.push_back(
+        {toSourceLoc(Ctx.getSourceManager(), Callee->getLocation()),
+         "internal: the model of '" + Name +
+             "' does not decode: " + llvm::toString(Instrs.takeError())});
+    return nullptr;
+  }
+  It->second = UserApiModelTable::Entry{std::move(M), std::move(*Instrs)};
+  return &*It->second;
+}
+
+namespace {
+
+/// Does \p S (one function's body, callees not followed) hold inline asm
+/// with tcgen05 text? CuTe's atoms put the asm in the body directly, and
+/// compile it out (`CUTE_INVALID_CONTROL_PATH`) without the arch macros.
+bool hasTcgen05Asm(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+    return Asm->getAsmString().find("tcgen05.") != std::string::npos;
+  for (const Stmt *Child : S->children())
+    if (hasTcgen05Asm(Child))
+      return true;
+  return false;
+}
+
+/// The properties a model and the asm it stands for must share.
+std::string atomSignature(const TmemOp &Op) {
+  std::string S = kindName(Op.Kind).str();
+  S += fmt::format(" g{}", static_cast<int>(Op.Group));
+  if (Op.LdSt)
+    S += fmt::format(" shape{} x{}{}{}", static_cast<int>(*Op.LdSt), Op.Repeat,
+                     Op.Packed16 ? " 16b" : "", Op.Reduction ? " red" : "");
+  if (Op.Cp)
+    S += fmt::format(" cp{} {}", static_cast<int>(*Op.Cp), Op.Multicast);
+  if (Op.Mma)
+    S += fmt::format(" kind{}{}{}{}", static_cast<int>(*Op.Mma),
+                     Op.ATmem ? " ts" : " ss", Op.Sparse ? " sp" : "",
+                     Op.BlockScale ? " bs" : "");
+  return S;
+}
+
+} // namespace
+
+unsigned GraphBuilder::visitCuteAtomCall(const UserApiModelTable::Entry &A,
+                                         const FunctionDecl *Callee,
+                                         const CallExpr *CE, unsigned Cur,
+                                         const Frame &F) {
+  std::vector<const Expr *> Args = explicitArguments(CE);
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def || !hasTcgen05Asm(Def->getBody())) {
+    // Compiled out (no arch macro) or declared only: the name says what it
+    // issues.
+    addUserModeledCall(A, CE, Args, Cur, F);
+    return Cur;
+  }
+  // The asm is visible: follow it (its operands are bound exactly), and
+  // check that it issues what the name says: one set of events, and a
+  // remark if the two disagree.
+  std::vector<TmemOp> Seen;
+  std::vector<TmemOp> *Saved = AtomBodyOps;
+  AtomBodyOps = &Seen;
+  const unsigned EventsBefore = EventCount;
+  unsigned Cont =
+      inlineCall(Callee, Args, nullptr, CE->getBeginLoc(), Cur, F, 0, CE);
+  AtomBodyOps = Saved;
+  if (EventCount == EventsBefore || overBudget())
+    return Cont; // not followed (depth bound, budget): already said
+  std::vector<std::string> Want, Got;
+  for (const ModeledInstruction &MI : A.Instructions)
+    if (MI.Op)
+      Want.push_back(atomSignature(*MI.Op));
+  for (const TmemOp &Op : Seen)
+    Got.push_back(atomSignature(Op));
+  if (Want != Got && ReportedAtomDisagreements.insert(Def).second)
+    Remarks.push_back(
+        {toSourceLoc(Ctx.getSourceManager(), Def->getLocation()),
+         fmt::format("the body of '{}' issues '{}', which is not what its "
+                     "name stands for ('{}'); the body was analysed",
+                     A.Spec.Function, llvm::join(Got, "; "),
+                     llvm::join(Want, "; "))});
+  return Cont;
+}
+
 void GraphBuilder::recordWarpArms(const Expr *Cond, Block &Blk,
                                   const Frame &F) {
   const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
@@ -873,6 +1029,21 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   return Cont;
 }
 
+std::optional<int64_t> GraphBuilder::immediateValue(llvm::StringRef Constraint,
+                                                    const Expr *E) const {
+  // "n" and "i" operands are constants the compiler prints into the text;
+  // in a template instantiation a template parameter is one too. A
+  // value-dependent one (an uninstantiated pattern) stays unknown.
+  if (!Constraint.contains('n') && !Constraint.contains('i'))
+    return std::nullopt;
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx);
+  if (!V || V->getSignificantBits() > 64)
+    return std::nullopt;
+  return V->getExtValue();
+}
+
 const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   std::unique_ptr<DecodedAsm> &Slot = AsmCache[&S];
   if (Slot)
@@ -891,6 +1062,8 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
     Infos.push_back({S.getInputName(I).str(), S.getInputConstraint(I),
                      /*IsOutput=*/false});
     D.Exprs.push_back(S.getInputExpr(I));
+    Infos.back().Immediate =
+        immediateValue(S.getInputConstraint(I), S.getInputExpr(I));
   }
   ptx::ParsedAsm Parsed = ptx::parseInlineAsm(Template, Infos);
 

@@ -26,7 +26,9 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -102,6 +104,27 @@ private:
   };
   const DecodedAsm &decodeAsm(const clang::GCCAsmStmt &S);
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
+  /// The function a call through a pointer or reference \p Callee (the
+  /// callee expression) reaches, when the call site determines it: a
+  /// function name, possibly passed down through parameters of the frames
+  /// on the stack or held in a const local. Null when it is not known.
+  const clang::FunctionDecl *knownCallee(const clang::Expr *Callee,
+                                         const Frame &F,
+                                         unsigned Depth = 0) const;
+  /// The model of a CuTe SM100 atom (`SM100_TMEM_LOAD_32dp32b8x::copy`,
+  /// `SM100_MMA_F16BF16_SS::fma`, …) called with \p NumArgs arguments,
+  /// decoded from its name once; null if \p Callee is no such atom.
+  const UserApiModelTable::Entry *
+  cuteAtomModel(const clang::FunctionDecl *Callee, unsigned NumArgs);
+  /// A call of a CuTe atom: its asm body when visible (checked against the
+  /// model, a remark when they disagree), else the model.
+  unsigned visitCuteAtomCall(const UserApiModelTable::Entry &A,
+                             const clang::FunctionDecl *Callee,
+                             const clang::CallExpr *CE, unsigned Cur,
+                             const Frame &F);
+  /// The value of an immediate ("n", "i") asm input, when it is a constant.
+  std::optional<int64_t> immediateValue(llvm::StringRef Constraint,
+                                        const clang::Expr *E) const;
   /// Adds an event per instruction, `%N` bound to \p Exprs[N]: the
   /// instructions of an asm statement (\p Asm, for the position of
   /// immediates) or of a user API model. \p Site is the statement they
@@ -168,6 +191,11 @@ private:
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
       AsmCache;
   std::vector<AnalysisRemark> Remarks;
+  /// CuTe atom models by name and arity (std::nullopt: not an atom).
+  std::map<std::string, std::optional<UserApiModelTable::Entry>> AtomModels;
+  /// While a CuTe atom's body is followed: the tcgen05 ops it issues.
+  std::vector<TmemOp> *AtomBodyOps = nullptr;
+  llvm::DenseSet<const clang::FunctionDecl *> ReportedAtomDisagreements;
   /// Functions without a body the kernel being built calls, by qualified
   /// name, with the first call site.
   std::vector<CallWithoutBody> DeclaredOnlyCalls;

@@ -833,12 +833,69 @@ AbstractValue ValueEvaluator::evaluateImpl(const Expr *E, const Frame &F,
   return V;
 }
 
+namespace {
+
+/// The object a pointer expression addresses when it is spelled `&x` at
+/// the end of a chain of parameters and const locals (CuTe passes a TMEM
+/// address as `&tmem_addr` to `explode`, which reads `s[0]`): x, and the
+/// frame it is evaluated in. Null otherwise.
+const Expr *addressedObject(const Expr *P, const Frame *&F, unsigned Depth) {
+  for (; P && F && Depth < 32; ++Depth) {
+    P = P->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(P);
+        UO && UO->getOpcode() == UO_AddrOf)
+      return UO->getSubExpr();
+    const auto *DRE = dyn_cast<DeclRefExpr>(P);
+    if (!DRE)
+      return nullptr;
+    if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      auto It = F->Args.find(PV);
+      if (It == F->Args.end() || !F->Parent)
+        return nullptr;
+      P = It->second;
+      F = F->Parent;
+      continue;
+    }
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->hasLocalStorage() || !VD->getInit() ||
+        !(VD->getType().isConstQualified() || VD->getType()->isReferenceType()))
+      return nullptr;
+    P = VD->getInit();
+  }
+  return nullptr;
+}
+
+} // namespace
+
 AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
                                              unsigned Depth) {
   AbstractValue Unknown;
   Unknown.Uniform = Uniformity::Unknown;
   if (!E || Depth > MaxEvalDepth)
     return Unknown;
+  // `p[0]` / `*p` with p = `&x` passed down: the value of x.
+  {
+    const Expr *S = E->IgnoreParenImpCasts();
+    const Expr *Ptr = nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+      if (AS->getBase()->getType()->isPointerType() &&
+          !AS->getIdx()->isValueDependent())
+        if (std::optional<llvm::APSInt> I =
+                AS->getIdx()->getIntegerConstantExpr(Ctx);
+            I && I->isZero())
+          Ptr = AS->getBase();
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+               UO && UO->getOpcode() == UO_Deref) {
+      Ptr = UO->getSubExpr();
+    }
+    const Frame *Where = &F;
+    if (Ptr)
+      if (const Expr *Obj = addressedObject(Ptr, Where, 0))
+        if (!Obj->getType()->isArrayType() && Where)
+          if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParens());
+              DRE && !DRE->getDecl()->hasAttr<CUDASharedAttr>())
+            return evaluateImpl(Obj, *Where, Depth + 1);
+  }
   // A __shared__ array used as a pointer (`__cvta_generic_to_shared(slot)`
   // with `__shared__ uint32_t slot[1]`) is the address of its element 0,
   // the slot `slot[0]` reads.
