@@ -17,11 +17,12 @@
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Frontend/NvccCommandLine.h"
 #include "tmemcheck/Frontend/PtxFrontend.h"
 #include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/ExportFixes.h"
-#include "tmemcheck/Report/FixApplier.h"
 #include "tmemcheck/Report/Fingerprint.h"
+#include "tmemcheck/Report/FixApplier.h"
 #include "tmemcheck/Report/HtmlReport.h"
 #include "tmemcheck/Report/MachineReports.h"
 #include "tmemcheck/Report/ResourceReport.h"
@@ -31,6 +32,7 @@
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -245,6 +247,16 @@ cl::list<std::string> ExtraArgs("extra-arg",
                                 cl::desc("Extra argument appended to every "
                                          "compile command"),
                                 cl::cat(Category));
+cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Extra argument put before the arguments of every compile "
+             "command"),
+    cl::cat(Category));
+cl::list<std::string> RemovedArgs(
+    "removed-arg",
+    cl::desc("Argument removed from every compile command (before its "
+             "translation and from it), like clang-tidy's --removed-arg"),
+    cl::cat(Category));
 cl::extrahelp MoreHelp(R"(
 tmemcheck finds misuse of Blackwell tcgen05 Tensor Memory (TMEM) in CUDA
 kernels: illegal column counts, mixed cta_groups, loads used before their
@@ -313,7 +325,7 @@ loadCompilations(std::unique_ptr<clang::tooling::CompilationDatabase> Fixed,
   if (!Db)
     return std::make_unique<FixedCompilationDatabase>(
         ".", std::vector<std::string>());
-  return inferMissingCompileCommands(std::move(Db));
+  return withInterpolatedCommands(std::move(Db));
 }
 
 void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
@@ -520,6 +532,21 @@ int main(int argc, const char **argv) {
     return ExitClean;
   }
 
+  // Like clang-tidy: a run that checks nothing is a configuration error, not
+  // a clean result (unless it asks for the resource report alone).
+  auto EnablesNoCheck = [](const CheckFilter &F) {
+    return Report == ReportKind::None &&
+           llvm::none_of(CheckRegistry::all(), [&](const CheckInfo &C) {
+             return F.isEnabled(C.Name);
+           });
+  };
+  if (EnablesNoCheck(Filter)) {
+    errs() << "tmemcheck: error: no checks enabled (--checks='" << Checks << "'"
+           << (Reference->Path.empty() ? "" : ", " + Reference->Path)
+           << "; see --list-checks)\n";
+    return ExitToolError;
+  }
+
   std::optional<Shard> OnlyShard;
   if (!ShardSpec.empty()) {
     Expected<Shard> S = parseShard(ShardSpec);
@@ -552,7 +579,8 @@ int main(int argc, const char **argv) {
   if (Sources.empty()) {
     Sources = cudaSourcesOf(*Compilations);
     if (Sources.empty()) {
-      errs() << "tmemcheck: error: no input files, and no .cu file in the "
+      errs() << "tmemcheck: error: no input files, and no file compiled as "
+                "CUDA in the "
                 "compilation database of '"
              << BuildPath << "'\n";
       return ExitToolError;
@@ -566,7 +594,10 @@ int main(int argc, const char **argv) {
   FOpts.CudaPath = CudaPath;
   FOpts.ResourceDir = ResourceDir;
   FOpts.NoCuda = NoCuda;
+  FOpts.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
   FOpts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  FOpts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  FOpts.RemovedArgs.assign(RemovedArgs.begin(), RemovedArgs.end());
   std::string EnvError;
   std::optional<CudaEnvironment> Env = CudaEnvironment::detect(FOpts, EnvError);
   if (!Env) {
@@ -589,7 +620,8 @@ int main(int argc, const char **argv) {
       NvccMacros = *C.Compat->Profile == "nvcc";
     std::optional<CudaEnvironment> E = Env->withCompat(
         Arch, NvccMacros,
-        C.Compat->parseArguments(sys::path::parent_path(C.Path)), Error);
+        C.Compat->parseArguments(sys::path::parent_path(C.Path)), Error,
+        C.Compat->ExtraArgsBefore, C.Compat->RemovedArgs);
     if (!E)
       Error = C.Path + ": Compat: " + Error;
     return E;
@@ -613,8 +645,15 @@ int main(int argc, const char **argv) {
         errs() << "tmemcheck: error: " << File << ": no compile command\n";
         return ExitToolError;
       }
-      std::vector<std::string> Args =
-          FileEnv->adjustCommand(Commands.front().CommandLine, File);
+      ParseCommand PC = FileEnv->prepareParse(Commands.front().CommandLine,
+                                              Commands.front().Directory, File);
+      if (!PC.Error.empty()) {
+        errs() << "tmemcheck: error: " << File
+               << ": the compile command cannot be translated: " << PC.Error
+               << '\n';
+        return ExitToolError;
+      }
+      const std::vector<std::string> &Args = PC.Args;
       for (size_t I = 0; I < Args.size(); ++I) {
         if (I)
           outs() << ' ';
@@ -649,6 +688,9 @@ int main(int argc, const char **argv) {
   };
 
   TextPrinter Printer(outs(), !NoSnippets);
+  // Remarks are about the analysis, not the code: stderr, so that stdout
+  // holds only findings (or the HTML/JSON/SARIF document).
+  TextPrinter RemarkPrinter(errs(), !NoSnippets);
   Suppressions Nolint;
   std::vector<Finding> AllFindings; // for --format=json/sarif, fix-its
   const bool KeepFindings =
@@ -726,25 +768,130 @@ int main(int argc, const char **argv) {
           UnknownSeverityChecks.insert(Check).second)
         errs() << "tmemcheck: warning: CheckSeverity in " << C->Path
                << " names an unknown check '" << Check << "'\n";
-    if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I]))
+    if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I])) {
       ConfigBroken[I] = 1;
+    } else if (EnablesNoCheck(EnabledFor[I])) {
+      std::string Message = "no checks enabled for the files under " + C->Path;
+      if (ConfigErrors.insert(Message).second)
+        errs() << "tmemcheck: error: " << Message << '\n';
+      ConfigBroken[I] = 1;
+    }
   }
   WarnUnmatched();
+  // Unknown options of all compile commands, named once at the end.
+  std::vector<std::string> UnknownOptions;
+  // Files are reported in input order as soon as they and every file
+  // before them are done (findings stay grouped by file under -j, and a run
+  // killed by a CI timeout has printed what it found so far).
+  auto ReportOne = [&](size_t I) {
+    const std::string &File = Sources[I];
+    FileOutcome &O = Outcomes[I];
+    TranslationUnitResult &TU = O.TU;
+    Totals.addFile();
+    for (const std::string &U : TU.UnknownOptions)
+      if (!llvm::is_contained(UnknownOptions, U))
+        UnknownOptions.push_back(U);
+    if (ConfigBroken[I]) {
+      Totals.fileFailed(File, "bad configuration");
+      ToolFailed = true;
+      return;
+    }
+    if (!O.Survived) {
+      Totals.fileFailed(File, "internal error");
+      errs() << "tmemcheck: error: " << File
+             << ": internal error while analysing this file (a tmemcheck "
+                "bug; please report it with the file); continuing with the "
+                "other files\n";
+      ToolFailed = true;
+      return;
+    }
+    Totals.addKernels(O.KernelCount);
+    if (!TU.Parsed && isPtxFile(File) && TU.CompileErrors) {
+      // FirstError is already "file:line:col: message".
+      errs() << "tmemcheck: error: " << TU.FirstError
+             << "; the PTX module was not analysed\n";
+      Totals.fileFailed(
+          File, fmt::format("{} PTX syntax error(s)", TU.CompileErrors));
+      ToolFailed = true;
+      return;
+    }
+    if (!TU.Parsed) {
+      errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
+      Totals.fileFailed(File, TU.FirstError);
+      ToolFailed = true;
+      return;
+    }
+    if (TU.CompileErrors) {
+      // The compiler's own diagnostics, as an editor or CI log reads them.
+      for (const std::string &Line : TU.ErrorLines)
+        errs() << Line << '\n';
+      if (TU.CompileErrors > TU.ErrorLines.size())
+        errs() << fmt::format("tmemcheck: note: {} more compile error(s) in "
+                              "{} not shown\n",
+                              TU.CompileErrors - TU.ErrorLines.size(), File);
+      errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
+             << " compile error(s), results may be incomplete\n";
+      Totals.fileFailed(File,
+                        fmt::format("{} compile error(s)", TU.CompileErrors));
+      ToolFailed = true;
+    }
+    outs() << O.EventDump;
+    if (Timing)
+      errs() << fmt::format(
+          "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
+          "{:.4f} s, {} kernel(s)\n",
+          File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
+          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
+    for (Finding &F : O.Findings) {
+      if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
+        continue;
+      if (auto It = SeverityFor[I].find(F.CheckName);
+          It != SeverityFor[I].end())
+        F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
+      if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
+        F.Level = Severity::Error;
+      Totals.addFinding(F);
+      if (Format == OutputFormat::Text)
+        Printer.print(F);
+      if (KeepFindings)
+        AllFindings.push_back(std::move(F));
+    }
+    for (KernelReport &KR : O.Reports) {
+      if (Report == ReportKind::Text)
+        printResourceReport(outs(), KR);
+      else if (Report == ReportKind::Html)
+        HtmlReports.push_back(std::move(KR));
+      else
+        AllReports.push_back(resourceReportToJson(KR));
+    }
+    if (!Quiet && Format == OutputFormat::Text) {
+      outs().flush(); // the findings before the remarks about them
+      for (const AnalysisRemark &R : O.KernelRemarks)
+        RemarkPrinter.printRemark(R);
+      for (const AnalysisRemark &R : TU.Remarks)
+        RemarkPrinter.printRemark(R);
+    }
+    outs().flush();
+  };
   std::atomic<unsigned> Finished{0};
   std::mutex ProgressMutex;
   bool ShowProgress =
       Progress || (!Quiet && errs().is_displayed() && Sources.size() > 1);
-  auto ReportProgress = [&](const std::string &File) {
-    if (!ShowProgress)
-      return;
+  std::vector<uint8_t> Done(Sources.size(), 0);
+  size_t NextToReport = 0;
+  auto ReportProgress = [&](const std::string &File, size_t I) {
     std::lock_guard<std::mutex> Lock(ProgressMutex);
-    errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
+    if (ShowProgress)
+      errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
+    Done[I] = 1;
+    while (NextToReport < Sources.size() && Done[NextToReport])
+      ReportOne(NextToReport++);
   };
   auto AnalyzeOne = [&](size_t I) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
     if (ConfigBroken[I]) {
-      ReportProgress(File);
+      ReportProgress(File, I);
       return;
     }
     // Checks keep no state across kernels, but each worker gets its own.
@@ -801,7 +948,7 @@ int main(int argc, const char **argv) {
         LLVM_BUILTIN_TRAP;
       O.Findings = O.Sink.takeSorted();
     });
-    ReportProgress(File);
+    ReportProgress(File, I);
   };
   if (Jobs <= 1 || Sources.size() <= 1) {
     for (size_t I = 0; I < Sources.size(); ++I)
@@ -813,85 +960,6 @@ int main(int argc, const char **argv) {
     Pool.wait();
   }
 
-  for (size_t I = 0; I < Sources.size(); ++I) {
-    const std::string &File = Sources[I];
-    FileOutcome &O = Outcomes[I];
-    TranslationUnitResult &TU = O.TU;
-    Totals.addFile();
-    if (ConfigBroken[I]) {
-      Totals.fileFailed(File, "bad configuration");
-      ToolFailed = true;
-      continue;
-    }
-    if (!O.Survived) {
-      Totals.fileFailed(File, "internal error");
-      errs() << "tmemcheck: error: " << File
-             << ": internal error while analysing this file (a tmemcheck "
-                "bug; please report it with the file); continuing with the "
-                "other files\n";
-      ToolFailed = true;
-      continue;
-    }
-    Totals.addKernels(O.KernelCount);
-    if (!TU.Parsed && isPtxFile(File) && TU.CompileErrors) {
-      // FirstError is already "file:line:col: message".
-      errs() << "tmemcheck: error: " << TU.FirstError
-             << "; the PTX module was not analysed\n";
-      Totals.fileFailed(File, fmt::format("{} PTX syntax error(s)",
-                                          TU.CompileErrors));
-      ToolFailed = true;
-      continue;
-    }
-    if (!TU.Parsed) {
-      errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
-      Totals.fileFailed(File, TU.FirstError);
-      ToolFailed = true;
-      continue;
-    }
-    if (TU.CompileErrors) {
-      errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
-             << " compile error(s), results may be incomplete; first: "
-             << TU.FirstError << '\n';
-      Totals.fileFailed(File,
-                        fmt::format("{} compile error(s)", TU.CompileErrors));
-      ToolFailed = true;
-    }
-    outs() << O.EventDump;
-    if (Timing)
-      errs() << fmt::format(
-          "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
-          "{:.4f} s, {} kernel(s)\n",
-          File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
-          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
-    for (Finding &F : O.Findings) {
-      if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
-        continue;
-      if (auto It = SeverityFor[I].find(F.CheckName);
-          It != SeverityFor[I].end())
-        F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
-      if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
-        F.Level = Severity::Error;
-      Totals.addFinding(F);
-      if (Format == OutputFormat::Text)
-        Printer.print(F);
-      if (KeepFindings)
-        AllFindings.push_back(std::move(F));
-    }
-    for (KernelReport &KR : O.Reports) {
-      if (Report == ReportKind::Text)
-        printResourceReport(outs(), KR);
-      else if (Report == ReportKind::Html)
-        HtmlReports.push_back(std::move(KR));
-      else
-        AllReports.push_back(resourceReportToJson(KR));
-    }
-    if (!Quiet && Format == OutputFormat::Text) {
-      for (const AnalysisRemark &R : O.KernelRemarks)
-        Printer.printRemark(R);
-      for (const AnalysisRemark &R : TU.Remarks)
-        Printer.printRemark(R);
-    }
-  }
   if (Format == OutputFormat::Json)
     writeJsonReport(outs(), AllFindings);
   else if (Format == OutputFormat::Sarif) {
@@ -929,6 +997,12 @@ int main(int argc, const char **argv) {
     errs() << "tmemcheck: error: " << toString(std::move(E)) << '\n';
     ToolFailed = true;
   }
+  if (!UnknownOptions.empty() && !Quiet)
+    errs() << "tmemcheck: remark: dropped " << UnknownOptions.size()
+           << " compile-command option(s) that neither nvcc's nor the host "
+              "compiler's option table knows (they do not reach the parse; "
+              "--extra-arg adds what the parse needs): "
+           << llvm::join(UnknownOptions, " ") << '\n';
   const bool PrintSummary = Summary || (!Quiet && Sources.size() > 1);
   if ((*Baselines)->readsBaseline()) {
     Totals.setBaselineSuppressed((*Baselines)->suppressedCount());
