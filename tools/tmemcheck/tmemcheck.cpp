@@ -184,6 +184,12 @@ cl::opt<std::string> ExportFixesFile(
     cl::desc("Write the findings and their fix-its to this file as "
              "clang-tidy's export-fixes YAML (for clang-apply-replacements)"),
     cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> SarifHelpBase(
+    "sarif-help-base",
+    cl::desc("Base URL of tmemcheck's docs/ directory for the SARIF rules' "
+             "helpUri and help links (e.g. https://github.com/<org>/tmemcheck/"
+             "blob/main/docs/)"),
+    cl::value_desc("url"), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
                                   "diagnostics"),
@@ -796,6 +802,15 @@ int main(int argc, const char **argv) {
   WarnUnmatched();
   // Unknown options of all compile commands, named once at the end.
   std::vector<std::string> UnknownOptions;
+  // Files not analysed and kernels left incomplete, for SARIF.
+  SarifRunInfo SarifInfo;
+  SarifInfo.HelpBase = SarifHelpBase;
+  auto FileFailed = [&](const std::string &File, const std::string &Why) {
+    Totals.fileFailed(File, Why);
+    ToolFailed = true;
+    SarifInfo.Notifications.push_back(
+        {"error", File + ": not analysed: " + Why, SourceLoc{File, 0, 0}});
+  };
   // Files are reported in input order as soon as they and every file
   // before them are done (findings stay grouped by file under -j, and a run
   // killed by a CI timeout has printed what it found so far).
@@ -808,12 +823,11 @@ int main(int argc, const char **argv) {
       if (!llvm::is_contained(UnknownOptions, U))
         UnknownOptions.push_back(U);
     if (ConfigBroken[I]) {
-      Totals.fileFailed(File, "bad configuration");
-      ToolFailed = true;
+      FileFailed(File, "bad configuration");
       return;
     }
     if (!O.Survived) {
-      Totals.fileFailed(File, "internal error");
+      FileFailed(File, "internal error");
       errs() << "tmemcheck: error: " << File
              << ": internal error while analysing this file (a tmemcheck "
                 "bug; please report it with the file); continuing with the "
@@ -826,15 +840,12 @@ int main(int argc, const char **argv) {
       // FirstError is already "file:line:col: message".
       errs() << "tmemcheck: error: " << TU.FirstError
              << "; the PTX module was not analysed\n";
-      Totals.fileFailed(
-          File, fmt::format("{} PTX syntax error(s)", TU.CompileErrors));
-      ToolFailed = true;
+      FileFailed(File, fmt::format("{} PTX syntax error(s)", TU.CompileErrors));
       return;
     }
     if (!TU.Parsed) {
       errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
-      Totals.fileFailed(File, TU.FirstError);
-      ToolFailed = true;
+      FileFailed(File, TU.FirstError);
       return;
     }
     if (TU.CompileErrors) {
@@ -847,9 +858,7 @@ int main(int argc, const char **argv) {
                               TU.CompileErrors - TU.ErrorLines.size(), File);
       errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
              << " compile error(s), results may be incomplete\n";
-      Totals.fileFailed(File,
-                        fmt::format("{} compile error(s)", TU.CompileErrors));
-      ToolFailed = true;
+      FileFailed(File, fmt::format("{} compile error(s)", TU.CompileErrors));
     }
     outs() << O.EventDump;
     if (Timing)
@@ -879,6 +888,13 @@ int main(int argc, const char **argv) {
           It != ReportedByKernel.end())
         V.ReportedFindings = It->second;
       Totals.addVerdict(V, LimitsFor[I].RequireComplete);
+      if (V.kind() == VerdictKind::Incomplete)
+        SarifInfo.Notifications.push_back(
+            {"warning",
+             "kernel '" + V.Kernel + "' was not analysed completely" +
+                 (V.Reasons.empty() ? std::string()
+                                    : ": " + V.Reasons.front().Message),
+             V.Loc});
       if (Format == OutputFormat::Json)
         AllVerdicts.push_back(std::move(V));
     }
@@ -995,8 +1011,9 @@ int main(int argc, const char **argv) {
     Fingerprinter Identities(".");
     for (Finding &F : AllFindings)
       F.Fingerprint = Identities.identify(F).Fingerprint;
+    SarifInfo.ExecutionSuccessful = !ToolFailed;
     writeSarifReport(outs(), AllFindings, CheckRegistry::all(),
-                     TMEMCHECK_VERSION);
+                     TMEMCHECK_VERSION, SarifInfo);
   }
   if (Report == ReportKind::Html)
     writeHtmlReport(outs(), HtmlReports);
