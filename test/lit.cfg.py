@@ -62,6 +62,25 @@ config.substitutions.append(("%examples",
                                           "examples")))
 config.substitutions.append(("%unittests", config.unittests))
 
+# Real build systems (test/buildsys): CMake configures a CUDA project with
+# nvcc, bear records a Makefile's nvcc commands.
+for tool in ["cmake", "bear", "make", "ninja"]:
+    found = shutil.which(tool)
+    if found:
+        config.available_features.add(tool)
+        config.substitutions.append(("%" + tool + "-bin", found))
+    else:
+        lit_config.note(tool + " not found: the build-system tests that need "
+                        "it are skipped (scripts/setup.sh installs it)")
+
+# The install and package tests install this build tree.
+config.substitutions.append(("%build-dir", config.tmemcheck_obj_root))
+if shutil.which("dpkg-deb") and shutil.which("cpack"):
+    config.available_features.add("dpkg-deb")
+else:
+    lit_config.note("dpkg-deb or cpack not found: the .deb package test is "
+                    "skipped")
+
 # The clang-tidy plugin is tested with the real clang-tidy-22 binary.
 if config.clang_tidy and os.path.exists(config.clang_tidy) and \
         not config.clang_tidy.endswith("NOTFOUND") and \

@@ -164,6 +164,8 @@ template <> struct MappingTraits<tmemcheck::CompatSettings> {
     IO.mapOptional("Defines", C.Defines);
     IO.mapOptional("IncludeDirs", C.IncludeDirs);
     IO.mapOptional("ExtraArgs", C.ExtraArgs);
+    IO.mapOptional("ExtraArgsBefore", C.ExtraArgsBefore);
+    IO.mapOptional("RemovedArgs", C.RemovedArgs);
   }
   static std::string validate(IO &, tmemcheck::CompatSettings &C) {
     if (C.Profile && *C.Profile != "nvcc" && *C.Profile != "clang")
@@ -179,7 +181,8 @@ template <> struct MappingTraits<tmemcheck::CompatSettings> {
                "' is not NAME or NAME=VALUE with NAME an identifier";
     }
     for (const std::vector<std::string> *List :
-         {&C.Defines, &C.IncludeDirs, &C.ExtraArgs})
+         {&C.Defines, &C.IncludeDirs, &C.ExtraArgs, &C.ExtraArgsBefore,
+          &C.RemovedArgs})
       for (const std::string &Item : *List)
         if (Item.empty() || tmemcheck::unprintableText(Item))
           return "Compat: an entry is empty or not printable text";

@@ -144,21 +144,41 @@ void writeJsonReport(raw_ostream &OS, const std::vector<Finding> &Findings,
 
 void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
                       const std::vector<CheckInfo> &Rules,
-                      StringRef ToolVersion) {
+                      StringRef ToolVersion, const SarifRunInfo &Info) {
   json::Array RuleArray;
   std::map<std::string, unsigned> RuleIndex;
+  const std::string Base =
+      Info.HelpBase.empty() || StringRef(Info.HelpBase).ends_with("/")
+          ? Info.HelpBase
+          : Info.HelpBase + "/";
   for (const CheckInfo &C : Rules) {
     RuleIndex[C.Name] = RuleArray.size();
-    RuleArray.push_back(json::Object{
+    std::string Page = "checks/" + C.Name + ".md";
+    std::string PageLink = (Base.empty() ? "docs/" : Base) + Page;
+    std::string RulesLink = (Base.empty() ? "docs/" : Base) + "rules.md";
+    json::Object Rule{
         {"id", C.Name},
         {"name", C.Name},
         {"shortDescription", json::Object{{"text", C.Summary}}},
         {"fullDescription", json::Object{{"text", C.Summary}}},
-        {"help", json::Object{{"text", C.Summary + " (see docs/checks/" +
-                                           C.Name + ".md)"}}},
+        {"help",
+         json::Object{
+             {"text",
+              C.Summary + " (see " + PageLink + " and " + RulesLink + ")"},
+             {"markdown", "**" + C.Name + "**: " + C.Summary +
+                              "\n\nWhat it finds, why (with the rule it "
+                              "cites), a bad and a good example and how to "
+                              "suppress it: [" +
+                              Page + "](" + PageLink +
+                              "). The rule ids in the messages are explained "
+                              "in the [rules reference](" +
+                              RulesLink + ")."}}},
         {"defaultConfiguration",
          json::Object{{"level", sarifLevel(C.DefaultSeverity)},
-                      {"enabled", !C.Strict}}}});
+                      {"enabled", !C.Strict}}}};
+    if (!Base.empty())
+      Rule["helpUri"] = Base + Page;
+    RuleArray.push_back(std::move(Rule));
   }
   json::Array Results;
   SourceFiles Files;
@@ -190,13 +210,27 @@ void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
   json::Object Driver{{"name", "tmemcheck"},
                       {"version", ToolVersion},
                       {"rules", std::move(RuleArray)}};
+  json::Array Notifications;
+  for (const SarifNotification &N : Info.Notifications) {
+    json::Object Note{{"level", N.Level},
+                      {"message", json::Object{{"text", N.Message}}}};
+    if (!N.Loc.File.empty())
+      Note["locations"] = json::Array{
+          json::Object{{"physicalLocation", physicalLocation(N.Loc)}}};
+    Notifications.push_back(std::move(Note));
+  }
   json::Object Log{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
-      {"runs", json::Array{json::Object{
-                   {"tool", json::Object{{"driver", std::move(Driver)}}},
-                   {"results", std::move(Results)},
-                   {"columnKind", "unicodeCodePoints"}}}}};
+      {"runs",
+       json::Array{json::Object{
+           {"tool", json::Object{{"driver", std::move(Driver)}}},
+           {"invocations",
+            json::Array{json::Object{
+                {"executionSuccessful", Info.ExecutionSuccessful},
+                {"toolExecutionNotifications", std::move(Notifications)}}}},
+           {"results", std::move(Results)},
+           {"columnKind", "unicodeCodePoints"}}}}};
   OS << formatv("{0:2}", json::Value(std::move(Log))) << '\n';
 }
 

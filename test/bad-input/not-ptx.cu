@@ -1,10 +1,10 @@
 // Inline asm that is not PTX, or tcgen05 text that cannot be decoded
 // (cta_group::3, missing operands, an unknown tcgen05 opcode), must not
-// crash the tool. Undecodable tcgen05 text is a remark (shown without
-// --quiet), not a finding; the kernel that runs it is incomplete, so the
-// exit code is 1 (test/cli/verdicts.test); non-PTX text is ignored.
+// crash the tool. Undecodable tcgen05 text is a remark (on stderr, shown
+// without --quiet), not a finding; the kernel that runs it is incomplete, so
+// the exit code is 1 (test/cli/verdicts.test); non-PTX text is ignored.
 // RUN: %tmemcheck-bin --no-cuda --no-snippets %s > %t.out 2> %t.err; echo "exit=$?" >> %t.out
-// RUN: FileCheck %s --implicit-check-not='[tmem-' --implicit-check-not='error:' --implicit-check-not='warning:' < %t.out
+// RUN: cat %t.err %t.out | FileCheck %s --implicit-check-not='[tmem-' --implicit-check-not='error:' --implicit-check-not='warning:'
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // RUN: %tmemcheck %s > %t.quiet 2>&1; echo "exit=$?" >> %t.quiet
 // RUN: FileCheck %s --check-prefix=QUIET < %t.quiet

@@ -7,7 +7,8 @@
 // (the file then has a compile error, hence exit 2), so the ld inside is
 // never seen. The model is a tcgen05.ld of N repeats at start + offset
 // followed by tcgen05.wait::ld, as the wrapper's body does.
-// ERR: tmemcheck: error: {{.*}}tilelang-ld-model.cu: 1 compile error(s), results may be incomplete; first: {{.*}}missing 'template' keyword
+// ERR: tilelang-ld-model.cu:{{[0-9]+}}:{{[0-9]+}}: error: missing 'template' keyword
+// ERR-NEXT: tmemcheck: error: {{.*}}tilelang-ld-model.cu: 1 compile error(s), results may be incomplete
 
 namespace tl {
 struct ld_32x32b {

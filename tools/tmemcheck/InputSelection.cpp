@@ -6,8 +6,11 @@
 
 #include "InputSelection.h"
 
+#include "tmemcheck/Frontend/NvccCommandLine.h"
+
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -55,9 +58,22 @@ std::vector<std::string> selectShard(const std::vector<std::string> &Files,
 std::vector<std::string>
 cudaSourcesOf(const clang::tooling::CompilationDatabase &Db) {
   std::vector<std::string> Out;
-  for (std::string &File : Db.getAllFiles())
-    if (sys::path::extension(File) == ".cu")
-      Out.push_back(std::move(File));
+  for (clang::tooling::CompileCommand &C : Db.getAllCompileCommands()) {
+    SmallString<256> File(C.Filename);
+    if (sys::path::is_relative(File) && !C.Directory.empty()) {
+      SmallString<256> Base(C.Directory);
+      sys::path::append(Base, File);
+      File = Base;
+    }
+    sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+    // A .cu file, or any file the command compiles as CUDA (CMake's
+    // `-x cu` for a .cpp in a CUDA target).
+    bool Cuda = sys::path::extension(File) == ".cu" ||
+                translateCompileCommand(C.CommandLine, C.Directory, File)
+                    .CompiledAsCuda;
+    if (Cuda)
+      Out.push_back(std::string(File));
+  }
   llvm::sort(Out);
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;

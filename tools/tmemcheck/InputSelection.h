@@ -39,8 +39,9 @@ llvm::Expected<Shard> parseShard(llvm::StringRef Text);
 std::vector<std::string> selectShard(const std::vector<std::string> &Files,
                                      Shard S);
 
-/// The `.cu` files of \p Db, sorted: what `-p <dir>` without file arguments
-/// analyses (other entries of a CUDA project's database are host code).
+/// The files of \p Db compiled as CUDA (`.cu`, or `-x cu`/`-x cuda` in the
+/// command), sorted: what `-p <dir>` without file arguments analyses (other
+/// entries of a CUDA project's database are host code).
 std::vector<std::string>
 cudaSourcesOf(const clang::tooling::CompilationDatabase &Db);
 

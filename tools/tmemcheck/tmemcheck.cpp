@@ -17,6 +17,7 @@
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Frontend/NvccCommandLine.h"
 #include "tmemcheck/Frontend/PtxFrontend.h"
 #include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/ExportFixes.h"
@@ -31,6 +32,7 @@
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -152,14 +154,14 @@ cl::opt<bool> Quiet("quiet",
                              "--summary)"),
                     cl::cat(Category));
 enum class OutputFormat { Text, Json, Sarif };
-cl::opt<OutputFormat>
-    Format("format", cl::desc("Output format"),
-           cl::values(clEnumValN(OutputFormat::Text, "text",
-                                 "clang-style diagnostics (default)"),
-                      clEnumValN(OutputFormat::Json, "json", "a JSON array"),
-                      clEnumValN(OutputFormat::Sarif, "sarif",
-                                 "SARIF 2.1.0 for code scanning")),
-           cl::init(OutputFormat::Text), cl::cat(Category));
+cl::opt<OutputFormat> Format(
+    "format", cl::desc("Output format"),
+    cl::values(clEnumValN(OutputFormat::Text, "text",
+                          "clang-style diagnostics (default)"),
+               clEnumValN(OutputFormat::Json, "json", "a JSON array"),
+               clEnumValN(OutputFormat::Sarif, "sarif",
+                          "SARIF 2.1.0 for code scanning")),
+    cl::init(OutputFormat::Text), cl::cat(Category));
 enum class ReportKind { None, Text, Json, Html };
 cl::opt<ReportKind> Report(
     "report", cl::desc("Print the TMEM resource report of every kernel"),
@@ -182,6 +184,12 @@ cl::opt<std::string> ExportFixesFile(
     cl::desc("Write the findings and their fix-its to this file as "
              "clang-tidy's export-fixes YAML (for clang-apply-replacements)"),
     cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> SarifHelpBase(
+    "sarif-help-base",
+    cl::desc("Base URL of tmemcheck's docs/ directory for the SARIF rules' "
+             "helpUri and help links (e.g. https://github.com/<org>/tmemcheck/"
+             "blob/main/docs/)"),
+    cl::value_desc("url"), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
                                   "diagnostics"),
@@ -253,6 +261,16 @@ cl::list<std::string> ExtraArgs("extra-arg",
                                 cl::desc("Extra argument appended to every "
                                          "compile command"),
                                 cl::cat(Category));
+cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Extra argument put before the arguments of every compile "
+             "command"),
+    cl::cat(Category));
+cl::list<std::string> RemovedArgs(
+    "removed-arg",
+    cl::desc("Argument removed from every compile command (before its "
+             "translation and from it), like clang-tidy's --removed-arg"),
+    cl::cat(Category));
 cl::extrahelp MoreHelp(R"(
 tmemcheck finds misuse of Blackwell tcgen05 Tensor Memory (TMEM) in CUDA
 kernels: illegal column counts, mixed cta_groups, loads used before their
@@ -321,7 +339,7 @@ loadCompilations(std::unique_ptr<clang::tooling::CompilationDatabase> Fixed,
   if (!Db)
     return std::make_unique<FixedCompilationDatabase>(
         ".", std::vector<std::string>());
-  return inferMissingCompileCommands(std::move(Db));
+  return withInterpolatedCommands(std::move(Db));
 }
 
 void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
@@ -451,7 +469,8 @@ int main(int argc, const char **argv) {
     // goes on with the files whose config loads (each file with a broken
     // one is reported as failed below).
     if (DumpConfig || ListChecks) {
-      errs() << "tmemcheck: error: " << toString(Reference.takeError()) << '\n';
+      errs() << "tmemcheck: error: " << toString(Reference.takeError())
+             << '\n';
       return ExitToolError;
     }
     consumeError(Reference.takeError());
@@ -492,10 +511,10 @@ int main(int argc, const char **argv) {
         Effective.Compat.emplace();
       Effective.Compat->GpuArch = GpuArch;
     }
-    Effective.Checks =
-        Reference->Checks.empty()
-            ? std::string(Checks)
-            : Reference->Checks + (Checks.empty() ? "" : "," + Checks);
+    Effective.Checks = Reference->Checks.empty()
+                           ? std::string(Checks)
+                           : Reference->Checks +
+                                 (Checks.empty() ? "" : "," + Checks);
     if (!WarningsAsErrors.empty())
       Effective.WarningsAsErrors +=
           (Effective.WarningsAsErrors.empty() ? "" : ",") + WarningsAsErrors;
@@ -527,6 +546,21 @@ int main(int argc, const char **argv) {
                             C.Strict ? " strict" : "", C.Summary);
     }
     return ExitClean;
+  }
+
+  // Like clang-tidy: a run that checks nothing is a configuration error, not
+  // a clean result (unless it asks for the resource report alone).
+  auto EnablesNoCheck = [](const CheckFilter &F) {
+    return Report == ReportKind::None &&
+           llvm::none_of(CheckRegistry::all(), [&](const CheckInfo &C) {
+             return F.isEnabled(C.Name);
+           });
+  };
+  if (EnablesNoCheck(Filter)) {
+    errs() << "tmemcheck: error: no checks enabled (--checks='" << Checks << "'"
+           << (Reference->Path.empty() ? "" : ", " + Reference->Path)
+           << "; see --list-checks)\n";
+    return ExitToolError;
   }
 
   std::optional<Shard> OnlyShard;
@@ -561,7 +595,8 @@ int main(int argc, const char **argv) {
   if (Sources.empty()) {
     Sources = cudaSourcesOf(*Compilations);
     if (Sources.empty()) {
-      errs() << "tmemcheck: error: no input files, and no .cu file in the "
+      errs() << "tmemcheck: error: no input files, and no file compiled as "
+                "CUDA in the "
                 "compilation database of '"
              << BuildPath << "'\n";
       return ExitToolError;
@@ -575,7 +610,10 @@ int main(int argc, const char **argv) {
   FOpts.CudaPath = CudaPath;
   FOpts.ResourceDir = ResourceDir;
   FOpts.NoCuda = NoCuda;
+  FOpts.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
   FOpts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  FOpts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  FOpts.RemovedArgs.assign(RemovedArgs.begin(), RemovedArgs.end());
   std::string EnvError;
   std::optional<CudaEnvironment> Env = CudaEnvironment::detect(FOpts, EnvError);
   if (!Env) {
@@ -598,7 +636,8 @@ int main(int argc, const char **argv) {
       NvccMacros = *C.Compat->Profile == "nvcc";
     std::optional<CudaEnvironment> E = Env->withCompat(
         Arch, NvccMacros,
-        C.Compat->parseArguments(sys::path::parent_path(C.Path)), Error);
+        C.Compat->parseArguments(sys::path::parent_path(C.Path)), Error,
+        C.Compat->ExtraArgsBefore, C.Compat->RemovedArgs);
     if (!E)
       Error = C.Path + ": Compat: " + Error;
     return E;
@@ -622,8 +661,15 @@ int main(int argc, const char **argv) {
         errs() << "tmemcheck: error: " << File << ": no compile command\n";
         return ExitToolError;
       }
-      std::vector<std::string> Args =
-          FileEnv->adjustCommand(Commands.front().CommandLine, File);
+      ParseCommand PC = FileEnv->prepareParse(Commands.front().CommandLine,
+                                              Commands.front().Directory, File);
+      if (!PC.Error.empty()) {
+        errs() << "tmemcheck: error: " << File
+               << ": the compile command cannot be translated: " << PC.Error
+               << '\n';
+        return ExitToolError;
+      }
+      const std::vector<std::string> &Args = PC.Args;
       for (size_t I = 0; I < Args.size(); ++I) {
         if (I)
           outs() << ' ';
@@ -661,13 +707,16 @@ int main(int argc, const char **argv) {
   };
 
   TextPrinter Printer(outs(), !NoSnippets);
+  // Remarks are about the analysis, not the code: stderr, so that stdout
+  // holds only findings (or the HTML/JSON/SARIF document).
+  TextPrinter RemarkPrinter(errs(), !NoSnippets);
   Suppressions Nolint;
   std::vector<Finding> AllFindings; // for --format=json/sarif, fix-its
   const bool KeepFindings =
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
   std::vector<KernelVerdict> AllVerdicts; // for --format=json
-  llvm::json::Array AllReports;           // for --report=json
-  std::vector<KernelReport> HtmlReports;  // for --report=html
+  llvm::json::Array AllReports;      // for --report=json
+  std::vector<KernelReport> HtmlReports; // for --report=html
   bool ToolFailed = false;
   BatchSummary Totals;
   // Files are analysed in parallel (-j); the results are reported in input
@@ -694,8 +743,7 @@ int main(int argc, const char **argv) {
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
   // Per-file configuration, read before the parallel part.
-  std::vector<CheckFilter> EnabledFor(Sources.size()),
-      AsErrorsFor(Sources.size());
+  std::vector<CheckFilter> EnabledFor(Sources.size()), AsErrorsFor(Sources.size());
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
   std::vector<FileLimits> LimitsFor(Sources.size());
   std::vector<std::map<std::string, std::string>> SeverityFor(Sources.size());
@@ -742,25 +790,150 @@ int main(int argc, const char **argv) {
           UnknownSeverityChecks.insert(Check).second)
         errs() << "tmemcheck: warning: CheckSeverity in " << C->Path
                << " names an unknown check '" << Check << "'\n";
-    if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I]))
+    if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I])) {
       ConfigBroken[I] = 1;
+    } else if (EnablesNoCheck(EnabledFor[I])) {
+      std::string Message = "no checks enabled for the files under " + C->Path;
+      if (ConfigErrors.insert(Message).second)
+        errs() << "tmemcheck: error: " << Message << '\n';
+      ConfigBroken[I] = 1;
+    }
   }
   WarnUnmatched();
+  // Unknown options of all compile commands, named once at the end.
+  std::vector<std::string> UnknownOptions;
+  // Files not analysed and kernels left incomplete, for SARIF.
+  SarifRunInfo SarifInfo;
+  SarifInfo.HelpBase = SarifHelpBase;
+  auto FileFailed = [&](const std::string &File, const std::string &Why) {
+    Totals.fileFailed(File, Why);
+    ToolFailed = true;
+    SarifInfo.Notifications.push_back(
+        {"error", File + ": not analysed: " + Why, SourceLoc{File, 0, 0}});
+  };
+  // Files are reported in input order as soon as they and every file
+  // before them are done (findings stay grouped by file under -j, and a run
+  // killed by a CI timeout has printed what it found so far).
+  auto ReportOne = [&](size_t I) {
+    const std::string &File = Sources[I];
+    FileOutcome &O = Outcomes[I];
+    TranslationUnitResult &TU = O.TU;
+    Totals.addFile();
+    for (const std::string &U : TU.UnknownOptions)
+      if (!llvm::is_contained(UnknownOptions, U))
+        UnknownOptions.push_back(U);
+    if (ConfigBroken[I]) {
+      FileFailed(File, "bad configuration");
+      return;
+    }
+    if (!O.Survived) {
+      FileFailed(File, "internal error");
+      errs() << "tmemcheck: error: " << File
+             << ": internal error while analysing this file (a tmemcheck "
+                "bug; please report it with the file); continuing with the "
+                "other files\n";
+      ToolFailed = true;
+      return;
+    }
+    Totals.addKernels(O.KernelCount);
+    if (!TU.Parsed && isPtxFile(File) && TU.CompileErrors) {
+      // FirstError is already "file:line:col: message".
+      errs() << "tmemcheck: error: " << TU.FirstError
+             << "; the PTX module was not analysed\n";
+      FileFailed(File, fmt::format("{} PTX syntax error(s)", TU.CompileErrors));
+      return;
+    }
+    if (!TU.Parsed) {
+      errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
+      FileFailed(File, TU.FirstError);
+      return;
+    }
+    if (TU.CompileErrors) {
+      // The compiler's own diagnostics, as an editor or CI log reads them.
+      for (const std::string &Line : TU.ErrorLines)
+        errs() << Line << '\n';
+      if (TU.CompileErrors > TU.ErrorLines.size())
+        errs() << fmt::format("tmemcheck: note: {} more compile error(s) in "
+                              "{} not shown\n",
+                              TU.CompileErrors - TU.ErrorLines.size(), File);
+      errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
+             << " compile error(s), results may be incomplete\n";
+      FileFailed(File, fmt::format("{} compile error(s)", TU.CompileErrors));
+    }
+    outs() << O.EventDump;
+    if (Timing)
+      errs() << fmt::format(
+          "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
+          "{:.4f} s, {} kernel(s)\n",
+          File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
+          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
+    std::map<std::string, unsigned> ReportedByKernel;
+    for (Finding &F : O.Findings) {
+      if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
+        continue;
+      ++ReportedByKernel[F.Kernel];
+      if (auto It = SeverityFor[I].find(F.CheckName);
+          It != SeverityFor[I].end())
+        F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
+      if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
+        F.Level = Severity::Error;
+      Totals.addFinding(F);
+      if (Format == OutputFormat::Text)
+        Printer.print(F);
+      if (KeepFindings)
+        AllFindings.push_back(std::move(F));
+    }
+    for (KernelVerdict &V : O.Verdicts) {
+      if (auto It = ReportedByKernel.find(V.Kernel);
+          It != ReportedByKernel.end())
+        V.ReportedFindings = It->second;
+      Totals.addVerdict(V, LimitsFor[I].RequireComplete);
+      if (V.kind() == VerdictKind::Incomplete)
+        SarifInfo.Notifications.push_back(
+            {"warning",
+             "kernel '" + V.Kernel + "' was not analysed completely" +
+                 (V.Reasons.empty() ? std::string()
+                                    : ": " + V.Reasons.front().Message),
+             V.Loc});
+      if (Format == OutputFormat::Json)
+        AllVerdicts.push_back(std::move(V));
+    }
+    for (KernelReport &KR : O.Reports) {
+      if (Report == ReportKind::Text)
+        printResourceReport(outs(), KR);
+      else if (Report == ReportKind::Html)
+        HtmlReports.push_back(std::move(KR));
+      else
+        AllReports.push_back(resourceReportToJson(KR));
+    }
+    if (!Quiet && Format == OutputFormat::Text) {
+      outs().flush(); // the findings before the remarks about them
+      for (const AnalysisRemark &R : O.KernelRemarks)
+        RemarkPrinter.printRemark(R);
+      for (const AnalysisRemark &R : TU.Remarks)
+        RemarkPrinter.printRemark(R);
+    }
+    outs().flush();
+  };
   std::atomic<unsigned> Finished{0};
   std::mutex ProgressMutex;
   bool ShowProgress =
       Progress || (!Quiet && errs().is_displayed() && Sources.size() > 1);
-  auto ReportProgress = [&](const std::string &File) {
-    if (!ShowProgress)
-      return;
+  std::vector<uint8_t> Done(Sources.size(), 0);
+  size_t NextToReport = 0;
+  auto ReportProgress = [&](const std::string &File, size_t I) {
     std::lock_guard<std::mutex> Lock(ProgressMutex);
-    errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
+    if (ShowProgress)
+      errs() << fmt::format("[{}/{}] {}\n", ++Finished, Sources.size(), File);
+    Done[I] = 1;
+    while (NextToReport < Sources.size() && Done[NextToReport])
+      ReportOne(NextToReport++);
   };
   auto AnalyzeOne = [&](size_t I) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
     if (ConfigBroken[I]) {
-      ReportProgress(File);
+      ReportProgress(File, I);
       return;
     }
     // Checks keep no state across kernels, but each worker gets its own.
@@ -818,7 +991,7 @@ int main(int argc, const char **argv) {
         LLVM_BUILTIN_TRAP;
       O.Findings = O.Sink.takeSorted();
     });
-    ReportProgress(File);
+    ReportProgress(File, I);
   };
   if (Jobs <= 1 || Sources.size() <= 1) {
     for (size_t I = 0; I < Sources.size(); ++I)
@@ -830,95 +1003,6 @@ int main(int argc, const char **argv) {
     Pool.wait();
   }
 
-  for (size_t I = 0; I < Sources.size(); ++I) {
-    const std::string &File = Sources[I];
-    FileOutcome &O = Outcomes[I];
-    TranslationUnitResult &TU = O.TU;
-    Totals.addFile();
-    if (ConfigBroken[I]) {
-      Totals.fileFailed(File, "bad configuration");
-      ToolFailed = true;
-      continue;
-    }
-    if (!O.Survived) {
-      Totals.fileFailed(File, "internal error");
-      errs() << "tmemcheck: error: " << File
-             << ": internal error while analysing this file (a tmemcheck "
-                "bug; please report it with the file); continuing with the "
-                "other files\n";
-      ToolFailed = true;
-      continue;
-    }
-    Totals.addKernels(O.KernelCount);
-    if (!TU.Parsed && isPtxFile(File) && TU.CompileErrors) {
-      // FirstError is already "file:line:col: message".
-      errs() << "tmemcheck: error: " << TU.FirstError
-             << "; the PTX module was not analysed\n";
-      Totals.fileFailed(
-          File, fmt::format("{} PTX syntax error(s)", TU.CompileErrors));
-      ToolFailed = true;
-      continue;
-    }
-    if (!TU.Parsed) {
-      errs() << "tmemcheck: error: " << File << ": " << TU.FirstError << '\n';
-      Totals.fileFailed(File, TU.FirstError);
-      ToolFailed = true;
-      continue;
-    }
-    if (TU.CompileErrors) {
-      errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
-             << " compile error(s), results may be incomplete; first: "
-             << TU.FirstError << '\n';
-      Totals.fileFailed(File,
-                        fmt::format("{} compile error(s)", TU.CompileErrors));
-      ToolFailed = true;
-    }
-    outs() << O.EventDump;
-    if (Timing)
-      errs() << fmt::format(
-          "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
-          "{:.4f} s, {} kernel(s)\n",
-          File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
-          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
-    std::map<std::string, unsigned> ReportedByKernel;
-    for (Finding &F : O.Findings) {
-      if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
-        continue;
-      ++ReportedByKernel[F.Kernel];
-      if (auto It = SeverityFor[I].find(F.CheckName);
-          It != SeverityFor[I].end())
-        F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
-      if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
-        F.Level = Severity::Error;
-      Totals.addFinding(F);
-      if (Format == OutputFormat::Text)
-        Printer.print(F);
-      if (KeepFindings)
-        AllFindings.push_back(std::move(F));
-    }
-    for (KernelVerdict &V : O.Verdicts) {
-      if (auto It = ReportedByKernel.find(V.Kernel);
-          It != ReportedByKernel.end())
-        V.ReportedFindings = It->second;
-      Totals.addVerdict(V, LimitsFor[I].RequireComplete);
-      if (Format == OutputFormat::Json)
-        AllVerdicts.push_back(std::move(V));
-    }
-    for (KernelReport &KR : O.Reports) {
-      if (Report == ReportKind::Text)
-        printResourceReport(outs(), KR);
-      else if (Report == ReportKind::Html)
-        HtmlReports.push_back(std::move(KR));
-      else
-        AllReports.push_back(resourceReportToJson(KR));
-    }
-    if (!Quiet && Format == OutputFormat::Text) {
-      for (const AnalysisRemark &R : O.KernelRemarks)
-        Printer.printRemark(R);
-      for (const AnalysisRemark &R : TU.Remarks)
-        Printer.printRemark(R);
-    }
-  }
   if (Format == OutputFormat::Json)
     writeJsonReport(outs(), AllFindings, AllVerdicts);
   else if (Format == OutputFormat::Sarif) {
@@ -927,14 +1011,16 @@ int main(int argc, const char **argv) {
     Fingerprinter Identities(".");
     for (Finding &F : AllFindings)
       F.Fingerprint = Identities.identify(F).Fingerprint;
+    SarifInfo.ExecutionSuccessful = !ToolFailed;
     writeSarifReport(outs(), AllFindings, CheckRegistry::all(),
-                     TMEMCHECK_VERSION);
+                     TMEMCHECK_VERSION, SarifInfo);
   }
   if (Report == ReportKind::Html)
     writeHtmlReport(outs(), HtmlReports);
   if (Report == ReportKind::Json)
-    outs() << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                         {"kernels", std::move(AllReports)}}))
+    outs() << llvm::formatv(
+                  "{0:2}", llvm::json::Value(llvm::json::Object{
+                               {"kernels", std::move(AllReports)}}))
            << '\n';
   outs().flush();
   if (!ExportFixesFile.empty())
@@ -955,6 +1041,12 @@ int main(int argc, const char **argv) {
     errs() << "tmemcheck: error: " << toString(std::move(E)) << '\n';
     ToolFailed = true;
   }
+  if (!UnknownOptions.empty() && !Quiet)
+    errs() << "tmemcheck: remark: dropped " << UnknownOptions.size()
+           << " compile-command option(s) that neither nvcc's nor the host "
+              "compiler's option table knows (they do not reach the parse; "
+              "--extra-arg adds what the parse needs): "
+           << llvm::join(UnknownOptions, " ") << '\n';
   const bool PrintSummary = Summary || (!Quiet && Sources.size() > 1);
   if ((*Baselines)->readsBaseline()) {
     Totals.setBaselineSuppressed((*Baselines)->suppressedCount());

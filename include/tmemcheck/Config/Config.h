@@ -43,15 +43,22 @@ struct CompatSettings {
   std::vector<std::string> IncludeDirs;
   /// Further compiler arguments (`-std=c++20`), before any --extra-arg.
   std::vector<std::string> ExtraArgs;
+  /// Arguments put before those of every compile command (before any
+  /// --extra-arg-before), and arguments removed from every compile command
+  /// (with --removed-arg's), as clang-tidy's ExtraArgsBefore/RemovedArgs.
+  std::vector<std::string> ExtraArgsBefore;
+  std::vector<std::string> RemovedArgs;
 
   friend bool operator==(const CompatSettings &A, const CompatSettings &B) {
     return A.Profile == B.Profile && A.GpuArch == B.GpuArch &&
            A.Defines == B.Defines && A.IncludeDirs == B.IncludeDirs &&
-           A.ExtraArgs == B.ExtraArgs;
+           A.ExtraArgs == B.ExtraArgs &&
+           A.ExtraArgsBefore == B.ExtraArgsBefore &&
+           A.RemovedArgs == B.RemovedArgs;
   }
   bool empty() const {
     return !Profile && !GpuArch && Defines.empty() && IncludeDirs.empty() &&
-           ExtraArgs.empty();
+           ExtraArgs.empty() && ExtraArgsBefore.empty() && RemovedArgs.empty();
   }
   /// The arguments that Defines, IncludeDirs and ExtraArgs add to a parse;
   /// relative include directories are made absolute against \p ConfigDir.

@@ -70,6 +70,13 @@ struct TranslationUnitResult {
   bool Parsed = false;
   unsigned CompileErrors = 0;
   std::string FirstError; ///< "file:line:col: message" of the first error.
+  /// The compiler's errors as `file:line:col: error: message` lines, the
+  /// first MaxKeptErrors of CompileErrors.
+  std::vector<std::string> ErrorLines;
+  static constexpr unsigned MaxKeptErrors = 50;
+  /// Options of the file's compile commands that the translation does not
+  /// know (NvccCommandLine.h); they were dropped.
+  std::vector<std::string> UnknownOptions;
   /// Number of tcgen05 instructions seen anywhere in device code.
   unsigned Tcgen05Instructions = 0;
   /// The graphs, unless they were handed to a KernelConsumer.

@@ -24,11 +24,33 @@ struct FrontendOptions {
   std::string CudaPath;               ///< --cuda-path; empty: detect.
   std::string ResourceDir;            ///< --resource-dir; empty: detect.
   bool NoCuda = false;                ///< force the embedded stub headers.
+  /// The target was chosen by the user (--gpu-arch): it wins over the
+  /// targets a compile command names.
+  bool GpuArchExplicit = false;
   std::vector<std::string> ExtraArgs; ///< appended to every command.
+  /// Put before the command's own arguments (--extra-arg-before).
+  std::vector<std::string> ExtraArgsBefore;
+  /// Arguments removed from every command (--removed-arg).
+  std::vector<std::string> RemovedArgs;
   /// Define the arch-specific macros nvcc defines and Clang does not
   /// (`__CUDA_ARCH_SPECIFIC__`, `__CUDA_ARCH_FAMILY_SPECIFIC__`; rules §7):
   /// the "nvcc" compat profile. False: Clang's own macros only.
   bool NvccArchMacros = true;
+};
+
+/// The Clang command that parses one file, made from its compile command.
+struct ParseCommand {
+  /// The whole Clang command line (argv[0] first); empty on error.
+  std::vector<std::string> Args;
+  /// Non-empty when the compile command cannot be translated; names the
+  /// option (NvccCommandLine.h).
+  std::string Error;
+  /// Options of the compile command that no table knows (dropped).
+  std::vector<std::string> UnknownOptions;
+  /// The target the file is parsed for.
+  std::string GpuArch;
+  /// Why the target is not one the command names, when it is not.
+  std::string ArchNote;
 };
 
 /// The resolved environment for a run.
@@ -48,16 +70,22 @@ public:
   /// when \p NvccMacros is set, and \p ArgsBefore added before the
   /// environment's own extra arguments (so that --extra-arg wins). Fails,
   /// setting \p Error, for a target without tcgen05.
+  /// \p ExtraBefore and \p Removed (the config's ExtraArgsBefore and
+  /// RemovedArgs) join the environment's own.
   std::optional<CudaEnvironment>
   withCompat(std::optional<std::string> Arch, std::optional<bool> NvccMacros,
-             const std::vector<std::string> &ArgsBefore,
-             std::string &Error) const;
+             const std::vector<std::string> &ArgsBefore, std::string &Error,
+             const std::vector<std::string> &ExtraBefore = {},
+             const std::vector<std::string> &Removed = {}) const;
 
-  /// Rewrites a compile command (argv[0] first, the source file included)
-  /// into a Clang device-only, syntax-only parse of \p File.
-  std::vector<std::string>
-  adjustCommand(const std::vector<std::string> &Command,
-                llvm::StringRef File) const;
+  /// Translates a compile command (argv[0] first, the source file
+  /// included) run in \p Directory into a Clang device-only, syntax-only
+  /// parse of \p File (NvccCommandLine.h): the command's include paths,
+  /// macros and standard, the command's own tcgen05 target unless the user
+  /// chose one, then the environment's settings.
+  ParseCommand prepareParse(const std::vector<std::string> &Command,
+                            llvm::StringRef Directory,
+                            llvm::StringRef File) const;
 
   /// The embedded stub header used when no CUDA installation is present.
   static llvm::StringRef stubHeaderName();
@@ -71,7 +99,10 @@ private:
   std::string ResourceDir;
   std::string CudaPath;
   std::string GpuArch;
+  bool GpuArchExplicit = false;
   std::vector<std::string> ExtraArgs;
+  std::vector<std::string> ExtraArgsBefore;
+  std::vector<std::string> RemovedArgs;
   bool NvccArchMacros = true;
 };
 

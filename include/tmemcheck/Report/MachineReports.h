@@ -34,10 +34,31 @@ void writeJsonReport(llvm::raw_ostream &OS,
 /// A SARIF 2.1.0 log with one run: the rules of \p Rules (check name, help
 /// text, docs page) and one result per finding, notes as related locations,
 /// fix-its as `fixes` (artifactChanges with replacements).
+/// A problem of the run itself, for SARIF's toolExecutionNotifications: a
+/// file that could not be analysed (level "error"), a kernel left
+/// incomplete (level "warning").
+struct SarifNotification {
+  std::string Level;
+  std::string Message;
+  SourceLoc Loc;
+};
+
+/// What a SARIF log says about the run besides its results.
+struct SarifRunInfo {
+  /// Base URL of the documentation (`https://.../docs/`): each rule's
+  /// helpUri is <base>checks/<check>.md, and its help links the check page
+  /// and rules.md there. Empty: no helpUri, relative links.
+  std::string HelpBase;
+  /// False when some input could not be analysed (exit 2).
+  bool ExecutionSuccessful = true;
+  std::vector<SarifNotification> Notifications;
+};
+
 void writeSarifReport(llvm::raw_ostream &OS,
                       const std::vector<Finding> &Findings,
                       const std::vector<CheckInfo> &Rules,
-                      llvm::StringRef ToolVersion);
+                      llvm::StringRef ToolVersion,
+                      const SarifRunInfo &Info = SarifRunInfo());
 
 } // namespace tmemcheck
 

@@ -18,6 +18,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <fmt/format.h>
@@ -30,8 +31,9 @@ namespace tmemcheck {
 
 namespace {
 
-/// Counts compiler errors and keeps the first one; the TU's own warnings
-/// are not ours to print.
+/// Counts compiler errors and keeps them as `file:line:col: error: ...`
+/// lines (the first TranslationUnitResult::MaxKeptErrors); the TU's own
+/// warnings are not ours to print.
 class ErrorCollector : public DiagnosticConsumer {
 public:
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
@@ -40,20 +42,42 @@ public:
     if (Level < DiagnosticsEngine::Error)
       return;
     ++Errors;
-    if (!First.empty())
+    if (Kept.size() >= TranslationUnitResult::MaxKeptErrors)
       return;
     SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
+    std::string Where;
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
       SourceLoc L = toSourceLoc(Info.getSourceManager(), Info.getLocation());
-      First = fmt::format("{}:{}:{}: {}", L.File, L.Line, L.Column,
-                          Msg.str().str());
-    } else {
-      First = Msg.str().str();
+      Where = fmt::format("{}:{}:{}: ", L.File, L.Line, L.Column);
     }
+    Kept.push_back(Where + "error: " + Msg.str().str());
+    if (First.empty())
+      First = Where + Msg.str().str();
   }
   unsigned Errors = 0;
   std::string First;
+  std::vector<std::string> Kept;
+};
+
+/// The translated commands of one file: what ClangTool runs.
+class PreparedCommands : public tooling::CompilationDatabase {
+public:
+  explicit PreparedCommands(std::vector<tooling::CompileCommand> Commands)
+      : Commands(std::move(Commands)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(StringRef) const override {
+    return Commands;
+  }
+  std::vector<std::string> getAllFiles() const override {
+    std::vector<std::string> Files;
+    for (const tooling::CompileCommand &C : Commands)
+      Files.push_back(C.Filename);
+    return Files;
+  }
+
+private:
+  std::vector<tooling::CompileCommand> Commands;
 };
 
 /// Finds the kernels of a TU: instantiated kernels as they are, kernel
@@ -209,10 +233,42 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
     return Result;
   }
 
+  // Each command of the file, translated (NvccCommandLine.h). A command
+  // that cannot be translated fails the file, naming the command and the
+  // option; identical translations are parsed once.
+  // Looked up and parsed by its absolute path: the database may name it
+  // so, and each command runs in its own directory.
+  SmallString<256> AbsFile(File);
+  llvm::sys::fs::make_absolute(AbsFile);
+  llvm::sys::path::remove_dots(AbsFile, /*remove_dot_dot=*/true);
+  std::vector<tooling::CompileCommand> Prepared;
+  for (tooling::CompileCommand &C : Db.getCompileCommands(AbsFile)) {
+    ParseCommand PC = Env.prepareParse(C.CommandLine, C.Directory, AbsFile);
+    for (std::string &U : PC.UnknownOptions)
+      if (!llvm::is_contained(Result.UnknownOptions, U))
+        Result.UnknownOptions.push_back(std::move(U));
+    if (!PC.Error.empty()) {
+      Result.FirstError =
+          fmt::format("the compile command of this file (directory '{}') "
+                      "cannot be translated: {}",
+                      C.Directory, PC.Error);
+      return Result;
+    }
+    if (!PC.ArchNote.empty())
+      Result.Remarks.push_back({SourceLoc{Result.File, 0, 0, false},
+                                PC.ArchNote + " (--gpu-arch chooses)"});
+    C.CommandLine = std::move(PC.Args);
+    if (llvm::none_of(Prepared, [&](const tooling::CompileCommand &P) {
+          return P.CommandLine == C.CommandLine && P.Directory == C.Directory;
+        }))
+      Prepared.push_back(std::move(C));
+  }
+  PreparedCommands Commands(std::move(Prepared));
+
   // A file system of its own: ClangTool moves into each command's
   // directory, and on the real (process-wide) file system that would move
   // the other threads of -j too, which then miss relative paths.
-  tooling::ClangTool Tool(Db, {File.str()},
+  tooling::ClangTool Tool(Commands, {std::string(AbsFile)},
                           std::make_shared<PCHContainerOperations>(),
                           llvm::vfs::createPhysicalFileSystem());
   Tool.setPrintErrorMessage(false);
@@ -220,10 +276,6 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
     Tool.mapVirtualFile(CudaEnvironment::stubHeaderName(),
                         CudaEnvironment::stubHeaderContents());
   Tool.clearArgumentsAdjusters();
-  Tool.appendArgumentsAdjuster(
-      [&Env](const tooling::CommandLineArguments &Args, StringRef Filename) {
-        return Env.adjustCommand(Args, Filename);
-      });
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
   GraphActionFactory Factory(Result, Limits, OnKernel);
@@ -234,6 +286,7 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
           .count();
   Result.CompileErrors = Errors.Errors;
   Result.FirstError = Errors.First;
+  Result.ErrorLines = std::move(Errors.Kept);
   if (!Result.Parsed && Result.FirstError.empty())
     Result.FirstError = "no compile command could be made for this file";
 

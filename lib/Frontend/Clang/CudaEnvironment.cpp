@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Frontend/CudaEnvironment.h"
+#include "tmemcheck/Frontend/NvccCommandLine.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -85,88 +86,6 @@ std::string detectCudaPath() {
   return "";
 }
 
-/// Flags of nvcc or of a host/other-arch clang build that must not reach the
-/// device-side parse. The bool says whether the flag consumes the next
-/// argument.
-const std::pair<StringRef, bool> DroppedFlags[] = {
-    {"-gencode", true},
-    {"--generate-code", true},
-    {"-arch", true},
-    {"--gpu-architecture", true},
-    {"-code", true},
-    {"--gpu-code", true},
-    {"-Xcompiler", true},
-    {"--compiler-options", true},
-    {"-Xptxas", true},
-    {"--ptxas-options", true},
-    {"-Xnvlink", true},
-    {"-Xlinker", true},
-    {"-ccbin", true},
-    {"--compiler-bindir", true},
-    {"-t", true},
-    {"--threads", true},
-    {"-o", true},
-    {"-MF", true},
-    {"-MT", true},
-    {"-MQ", true},
-    {"-x", true},
-    {"--expt-relaxed-constexpr", false},
-    {"--expt-extended-lambda", false},
-    {"--extended-lambda", false},
-    {"-expt-relaxed-constexpr", false},
-    {"-expt-extended-lambda", false},
-    {"--use_fast_math", false},
-    {"-use_fast_math", false},
-    {"-lineinfo", false},
-    {"--generate-line-info", false},
-    {"-G", false},
-    {"-c", false},
-    {"-M", false},
-    {"-MM", false},
-    {"-MD", false},
-    {"-MMD", false},
-    {"-Werror", false},
-    {"--cuda-device-only", false},
-    {"--cuda-host-only", false},
-    {"-fsyntax-only", false},
-    {"-nocudalib", false},
-    {"-nocudainc", false},
-};
-
-/// Prefix forms (`-gencode=arch=...`, `--cuda-gpu-arch=sm_90a`).
-const StringRef DroppedPrefixes[] = {
-    "-gencode=",
-    "--generate-code=",
-    "-arch=",
-    "--gpu-architecture=",
-    "-code=",
-    "--gpu-code=",
-    "-Xcompiler=",
-    "--compiler-options=",
-    "-Xptxas=",
-    "--ptxas-options=",
-    "-rdc=",
-    "--relocatable-device-code=",
-    "-ccbin=",
-    "--compiler-bindir=",
-    "--cuda-gpu-arch=",
-    "--offload-arch=",
-    "--cuda-path=",
-    "-std=c++03",
-    "-Werror=",
-    "--std=",
-    "--threads=",
-    "-resource-dir",
-    "--diag-suppress",
-    "-diag-suppress",
-    "--Werror",
-    "-Wno-deprecated-gpu-targets",
-    "--keep",
-    "-MF",
-    "-MT",
-    "-o",
-};
-
 } // namespace
 
 bool CudaEnvironment::isTcgen05Arch(StringRef Arch) {
@@ -188,7 +107,10 @@ std::optional<CudaEnvironment>
 CudaEnvironment::detect(const FrontendOptions &Opts, std::string &Error) {
   CudaEnvironment Env;
   Env.GpuArch = Opts.GpuArch;
+  Env.GpuArchExplicit = Opts.GpuArchExplicit;
   Env.ExtraArgs = Opts.ExtraArgs;
+  Env.ExtraArgsBefore = Opts.ExtraArgsBefore;
+  Env.RemovedArgs = Opts.RemovedArgs;
   Env.NvccArchMacros = Opts.NvccArchMacros;
   if (!isTcgen05Arch(Env.GpuArch)) {
     Error = notTcgen05Arch(Env.GpuArch);
@@ -237,7 +159,9 @@ CudaEnvironment::detect(const FrontendOptions &Opts, std::string &Error) {
 
 std::optional<CudaEnvironment> CudaEnvironment::withCompat(
     std::optional<std::string> Arch, std::optional<bool> NvccMacros,
-    const std::vector<std::string> &ArgsBefore, std::string &Error) const {
+    const std::vector<std::string> &ArgsBefore, std::string &Error,
+    const std::vector<std::string> &ExtraBefore,
+    const std::vector<std::string> &Removed) const {
   CudaEnvironment Env = *this;
   if (Arch) {
     if (!isTcgen05Arch(*Arch)) {
@@ -245,7 +169,12 @@ std::optional<CudaEnvironment> CudaEnvironment::withCompat(
       return std::nullopt;
     }
     Env.GpuArch = *Arch;
+    Env.GpuArchExplicit = true;
   }
+  Env.ExtraArgsBefore = ExtraBefore;
+  Env.ExtraArgsBefore.insert(Env.ExtraArgsBefore.end(), ExtraArgsBefore.begin(),
+                             ExtraArgsBefore.end());
+  Env.RemovedArgs.insert(Env.RemovedArgs.end(), Removed.begin(), Removed.end());
   if (NvccMacros)
     Env.NvccArchMacros = *NvccMacros;
   Env.ExtraArgs = ArgsBefore;
@@ -253,40 +182,35 @@ std::optional<CudaEnvironment> CudaEnvironment::withCompat(
   return Env;
 }
 
-std::vector<std::string>
-CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
-                               StringRef File) const {
-  std::vector<std::string> Out;
-  Out.push_back("clang++");
-  StringRef FileName = sys::path::filename(File);
-  for (size_t I = 1; I < Command.size(); ++I) {
-    StringRef Arg = Command[I];
-    bool Dropped = false;
-    for (const auto &[Flag, TakesValue] : DroppedFlags) {
-      if (Arg == Flag) {
-        Dropped = true;
-        if (TakesValue)
-          ++I;
-        break;
-      }
-    }
-    if (Dropped)
-      continue;
-    if (any_of(DroppedPrefixes,
-               [&](StringRef P) { return Arg.starts_with(P); }))
-      continue;
-    // `--` ends the options of interpolated commands; ours come after.
-    if (Arg == "--")
-      continue;
-    // The source file itself is re-added at the end with an explicit -x.
-    if (!Arg.starts_with("-") &&
-        (Arg == File || sys::path::filename(Arg) == FileName))
-      continue;
-    // Host-only warnings as errors would stop a lint run.
-    Out.push_back(Arg.str());
+ParseCommand
+CudaEnvironment::prepareParse(const std::vector<std::string> &Command,
+                              StringRef Directory, StringRef File) const {
+  ParseCommand PC;
+  TranslatedCommand T =
+      translateCompileCommand(Command, Directory, File, RemovedArgs);
+  PC.UnknownOptions = std::move(T.UnknownOptions);
+  if (!T.Error.empty()) {
+    PC.Error = std::move(T.Error);
+    return PC;
   }
+  // The command's own target, unless the user chose one: the first of its
+  // targets with tcgen05 (a fat binary also builds sm_90a).
+  PC.GpuArch = GpuArch;
+  if (!GpuArchExplicit && !T.GpuArchs.empty()) {
+    auto It = llvm::find_if(T.GpuArchs, isTcgen05Arch);
+    if (It != T.GpuArchs.end())
+      PC.GpuArch = *It;
+    else
+      PC.ArchNote = "the compile command builds only for " +
+                    llvm::join(T.GpuArchs, ", ") +
+                    ", which has no tcgen05; parsed for " + GpuArch;
+  }
+  std::vector<std::string> &Out = PC.Args;
+  Out.push_back("clang++");
+  Out.insert(Out.end(), ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  Out.insert(Out.end(), T.Args.begin(), T.Args.end());
   Out.push_back("--cuda-device-only");
-  Out.push_back("--cuda-gpu-arch=" + GpuArch);
+  Out.push_back("--cuda-gpu-arch=" + PC.GpuArch);
   Out.push_back("-nocudalib");
   Out.push_back("-fsyntax-only");
   Out.push_back("-Wno-unknown-cuda-version");
@@ -304,8 +228,8 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
   Out.push_back("-resource-dir=" + ResourceDir);
   // nvcc defines these for arch-specific targets; Clang 22 does not
   // (rules §7, EXP-8). CCCL and CUTLASS test them.
-  StringRef Num = StringRef(GpuArch).drop_front(3).drop_back(1);
-  if (NvccArchMacros && StringRef(GpuArch).ends_with("a"))
+  StringRef Num = StringRef(PC.GpuArch).drop_front(3).drop_back(1);
+  if (NvccArchMacros && StringRef(PC.GpuArch).ends_with("a"))
     Out.push_back(("-D__CUDA_ARCH_SPECIFIC__=" + Num + "0").str());
   if (NvccArchMacros)
     Out.push_back(("-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + Num + "0").str());
@@ -330,7 +254,7 @@ CudaEnvironment::adjustCommand(const std::vector<std::string> &Command,
   Out.push_back("-x");
   Out.push_back("cuda");
   Out.push_back(File.str());
-  return Out;
+  return PC;
 }
 
 StringRef CudaEnvironment::stubHeaderName() {

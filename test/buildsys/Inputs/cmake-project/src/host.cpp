@@ -1,0 +1,2 @@
+// Host code: not analysed.
+int main() { return 0; }
