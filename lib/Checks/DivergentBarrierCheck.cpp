@@ -66,6 +66,14 @@ public:
 
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
+    // A TMEM tool: kernels without tcgen05 instructions are not its
+    // concern (a Hopper CuTe DSL kernel whose compiler gave two arms of a
+    // warp test their own copy of one `bar.sync 1` is left alone).
+    bool UsesTmem = false;
+    G.forEachEvent(
+        [&](const Event &E) { UsesTmem |= E.K == Event::Kind::Tmem; });
+    if (!UsesTmem)
+      return;
     std::vector<std::vector<const Event *>> BarriersIn(G.Blocks.size());
     unsigned Count = 0;
     for (unsigned B = 0; B < G.Blocks.size(); ++B)

@@ -52,16 +52,16 @@ __global__ void partitions_own_barrier(float *out) {
 }
 
 // Lanes of one warp at two different aligned barriers.
-__global__ void lanes_apart(float *out) {
+__global__ void lanes_apart(float *) {
   if (threadIdx.x % 32 < 16) {
     // CHECK: divergent-barrier.cu:[[@LINE+5]]:5: error: lanes of one warp reach different aligned barriers, this 'bar.sync' and the one at line [[@LINE+8]]; an aligned barrier must be executed by all threads of the warp at the same instruction (rule B1) [tmem-divergent-barrier]
     // CHECK-NEXT: divergent-barrier.cu:{{[0-9]+}}:17: note: 'bar.sync' is issued here, inside 'named_sync'
     // CHECK-NEXT: divergent-barrier.cu:[[@LINE+6]]:5: note: the threads of the other arm wait here
     // CHECK-NEXT: divergent-barrier.cu:[[@LINE-4]]:7: note: this condition differs between the lanes of a warp
-    out[threadIdx.x] = 1.0f;
+    asm volatile("tcgen05.fence::before_thread_sync;");
     named_sync(1, 128);
   } else {
-    out[threadIdx.x] = 2.0f;
+    asm volatile("tcgen05.fence::before_thread_sync;");
     named_sync(2, 128);
   }
 }
@@ -85,6 +85,7 @@ __global__ void early_exit_counted(float *out) {
 
 // Correct: one barrier after the divergent region reconverges.
 __global__ void reconverged(float *out) {
+  asm volatile("tcgen05.fence::after_thread_sync;"); // a TMEM kernel
   if (threadIdx.x % 32 == 0)
     out[threadIdx.x / 32] = 1.0f;
   else
@@ -95,6 +96,7 @@ __global__ void reconverged(float *out) {
 
 // Correct: warp roles, each with its own named barrier and count.
 __global__ void roles_own_ids(float *out) {
+  asm volatile("tcgen05.fence::after_thread_sync;"); // a TMEM kernel
   const uint32_t warp = threadIdx.x / 32;
   if (warp < 4) {
     out[threadIdx.x] = 1.0f;
@@ -110,6 +112,7 @@ __global__ void roles_own_ids(float *out) {
 
 // Correct: a CTA-uniform branch, every thread at the same barrier.
 __global__ void cta_uniform_arms(float *out, int mode) {
+  asm volatile("tcgen05.fence::after_thread_sync;"); // a TMEM kernel
   if (blockIdx.x == 0 || mode) {
     out[threadIdx.x] = 1.0f;
     __syncthreads();
@@ -122,6 +125,7 @@ __global__ void cta_uniform_arms(float *out, int mode) {
 // Correct: a persistent tile loop whose warp roles meet at one barrier per
 // tile; only the elected thread of the producer issues work.
 __global__ void persistent_roles(float *out, int tiles) {
+  asm volatile("tcgen05.fence::after_thread_sync;"); // a TMEM kernel
   const uint32_t warp = threadIdx.x / 32;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     if (warp == 0) {
