@@ -920,14 +920,8 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
   }
   // `[tmap, {x, y, ...}]`: a tensor map and its coordinate vector
   // (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, prefetch.tensor).
-  if (cur().isPunct(',')) {
+  if (cur().isPunct(',') && peekTok().isPunct('{')) {
     advance();
-    if (!cur().isPunct('{')) {
-      diag(Sev::Error,
-           "expected a coordinate vector '{...}' after ',' in the address",
-           cur());
-      return Recover();
-    }
     std::optional<Operand> Coords = parseVector(OpDepth + 1);
     if (!Coords)
       return Recover();
