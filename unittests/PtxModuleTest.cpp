@@ -225,9 +225,15 @@ TEST(PtxModule, UnbalancedBraces) {
 }
 
 TEST(PtxModule, DirectiveErrors) {
-  EXPECT_TRUE(
-      hasError(parsePtxModule(".version 9.0\n.frobnicate 3\n"), ".frobnicate"))
-      << allDiags(parsePtxModule(".version 9.0\n.frobnicate 3\n"));
+  // An unknown directive is skipped and counted, not an error.
+  ParsedModule Unknown = parsePtxModule(
+      ".version 9.0\n.frobnicate 3\n.visible .entry k()\n{\n\tret;\n}\n");
+  EXPECT_EQ(errors(Unknown), 0u) << allDiags(Unknown);
+  EXPECT_EQ(Unknown.UnknownDirectives, 1u);
+  ASSERT_EQ(Unknown.Functions.size(), 1u);
+  EXPECT_EQ(Unknown.Functions[0].EndInstruction -
+                Unknown.Functions[0].FirstInstruction,
+            1u);
   // An instruction outside a function.
   EXPECT_GT(errors(parsePtxModule(".version 9.0\nmov.u32 %r1, 0;\n")), 0u);
   // A malformed .loc and .file.
@@ -235,8 +241,7 @@ TEST(PtxModule, DirectiveErrors) {
                                   "\tret;\n}\n")),
             0u);
   EXPECT_GT(errors(parsePtxModule(".file \"no-index.cu\"\n")), 0u);
-  // Performance directives are skipped; a malformed .minnctapersm (ptxas
-  // rejects it) is not read as a count.
+  // A malformed .minnctapersm (ptxas rejects it) is not read as a count.
   ParsedModule BadMin =
       parsePtxModule(".visible .entry k()\n.minnctapersm x\n{\n\tret;\n}\n");
   ASSERT_EQ(BadMin.Functions.size(), 1u);
@@ -252,6 +257,117 @@ TEST(PtxModule, MinCtasPerSmAbsent) {
   EXPECT_EQ(M.Functions[0].MinCtasPerSm, 0u);
   EXPECT_TRUE(M.Files.empty());
   EXPECT_TRUE(M.Locs.empty());
+}
+
+TEST(PtxModule, BlockAndClusterShape) {
+  ParsedModule M = parsePtxModule(
+      ".visible .entry k()\n.reqntid 256, 1, 1\n.maxnreg 168\n"
+      ".explicitcluster\n.reqnctapercluster 2, 1\n.maxclusterrank 4\n"
+      "{\n\tret;\n}\n"
+      ".visible .entry m()\n.maxntid 128\n{\n\tret;\n}\n");
+  ASSERT_EQ(errors(M), 0u) << allDiags(M);
+  ASSERT_EQ(M.Functions.size(), 2u);
+  const FunctionDecl &K = M.Functions[0];
+  ASSERT_TRUE(K.ReqNtid);
+  EXPECT_EQ(*K.ReqNtid, (std::array<unsigned, 3>{256, 1, 1}));
+  EXPECT_FALSE(K.MaxNtid);
+  EXPECT_EQ(K.MaxNReg, 168u);
+  EXPECT_TRUE(K.ExplicitCluster);
+  ASSERT_TRUE(K.ReqNctaPerCluster);
+  EXPECT_EQ(*K.ReqNctaPerCluster, (std::array<unsigned, 3>{2, 1, 1}));
+  EXPECT_EQ(K.MaxClusterRank, 4u);
+  const FunctionDecl &Mf = M.Functions[1];
+  EXPECT_FALSE(Mf.ReqNtid);
+  ASSERT_TRUE(Mf.MaxNtid);
+  EXPECT_EQ(*Mf.MaxNtid, (std::array<unsigned, 3>{128, 1, 1}));
+  EXPECT_FALSE(Mf.ExplicitCluster);
+  EXPECT_EQ(Mf.MaxClusterRank, 0u);
+}
+
+TEST(PtxModule, InitialisedGlobalsDoNotSwallowFunctions) {
+  ParsedModule M = parsePtxModule(
+      ".global .align 4 .b8 tbl[4] = {1, 2, 3, 4};\n"
+      ".const .align 4 .b32 nested[2][2] = {{1, 2}, {3, 4}};\n"
+      ".global .align 8 .u64 p = generic(tbl)+8;\n"
+      ".global .align 8 .u64 ps[2] = {generic(tbl), generic(nested)};\n"
+      ".global .align 4 .u32 plain;\n"
+      ".extern .shared .align 16 .b8 smem[];\n"
+      ".visible .entry k()\n{\n\ttcgen05.fence::before_thread_sync;\n"
+      "\tret;\n}\n");
+  ASSERT_EQ(errors(M), 0u) << allDiags(M);
+  ASSERT_EQ(M.Functions.size(), 1u);
+  EXPECT_EQ(M.Functions[0].Name, "k");
+  EXPECT_EQ(M.Functions[0].EndInstruction - M.Functions[0].FirstInstruction,
+            2u);
+  std::vector<std::string> Names;
+  for (const VariableDecl &V : M.Variables)
+    Names.push_back(V.Name);
+  EXPECT_EQ(Names, (std::vector<std::string>{"tbl", "nested", "p", "ps",
+                                             "plain", "smem"}));
+}
+
+TEST(PtxModule, LabelsAreScopedByBlocks) {
+  // Two inlined asm blocks with the same labels, and a function label.
+  const char *Src = ".visible .entry k()\n{\n"
+                    "\t.reg .b32 %r<4>;\n"
+                    "\t{\n\t.reg .pred P1;\n\tLAB_WAIT:\n"
+                    "\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%r1], 0;\n"
+                    "\t@P1 bra DONE;\n\tbra LAB_WAIT;\n\tDONE:\n\t}\n"
+                    "\t@P9 bra $L__BB0_1;\n"
+                    "\t{\n\t.reg .pred P1;\n\tLAB_WAIT:\n"
+                    "\tmbarrier.try_wait.parity.shared::cta.b64 P1, [%r2], 0;\n"
+                    "\t@P1 bra DONE;\n\tbra LAB_WAIT;\n\tDONE:\n\t}\n"
+                    "$L__BB0_1:\n\tbra NOWHERE;\n\tret;\n}\n";
+  ParsedModule M = parsePtxModule(Src);
+  ASSERT_EQ(errors(M), 0u) << allDiags(M);
+  ASSERT_EQ(M.Body.Labels.size(), 5u);
+  const auto &I = M.Body.Instructions;
+  ASSERT_EQ(I.size(), 9u);
+  // Block 1: try_wait, bra DONE, bra LAB_WAIT.
+  EXPECT_EQ(I[1].TargetLabel, 1); // its own DONE
+  EXPECT_EQ(I[2].TargetLabel, 0); // its own LAB_WAIT
+  // The function-scope branch to the function label.
+  EXPECT_EQ(I[3].TargetLabel, 4);
+  // Block 2.
+  EXPECT_EQ(I[5].TargetLabel, 3);
+  EXPECT_EQ(I[6].TargetLabel, 2);
+  EXPECT_NE(I[1].Scope, I[5].Scope);
+  EXPECT_EQ(M.Body.Scopes[I[1].Scope], I[3].Scope);
+  // An unknown label resolves to nothing.
+  EXPECT_EQ(I[7].TargetLabel, -1);
+}
+
+TEST(PtxModule, ErrorsAreChargedToTheirFunction) {
+  ParsedModule M = parsePtxModule(".visible .entry bad()\n{\n"
+                                  "\tmov.u32 %r1, [%r2;\n\tret;\n}\n"
+                                  ".visible .entry good()\n{\n\tret;\n}\n"
+                                  ".visible .entry cut()\n{\n\tret;\n");
+  ASSERT_EQ(M.Functions.size(), 3u);
+  EXPECT_GT(M.Functions[0].Errors, 0u);
+  EXPECT_NE(M.Functions[0].FirstErrorMessage, "");
+  EXPECT_EQ(M.Functions[1].Errors, 0u);
+  EXPECT_EQ(M.Functions[1].EndInstruction - M.Functions[1].FirstInstruction,
+            1u);
+  // The truncated body keeps what was read and is marked.
+  EXPECT_TRUE(M.Functions[2].Truncated);
+  EXPECT_EQ(M.Functions[2].Errors, 1u);
+  EXPECT_EQ(M.Functions[2].EndInstruction - M.Functions[2].FirstInstruction,
+            1u);
+  EXPECT_EQ(M.ModuleScopeErrors, 0u);
+}
+
+TEST(PtxModule, UnknownInstructionsAreCounted) {
+  ParsedModule M =
+      parsePtxModule(".visible .entry k()\n{\n\tfrobnicate.sync %r1, 0;\n"
+                     "\tsetmaxnreg.inc.sync.aligned.u32 240;\n"
+                     "\telect.sync %r2|%p1, -1;\n\tactivemask.b32 %r3;\n"
+                     "\t@%p1 tcgen05.commit.cta_group::1.mbarrier::arrive::"
+                     "one.shared::cluster.b64 [%r4];\n\tret;\n}\n");
+  ASSERT_EQ(errors(M), 0u) << allDiags(M);
+  EXPECT_EQ(M.Body.UnknownInstructions, 1u);
+  EXPECT_EQ(M.Body.FirstUnknown, 0);
+  ASSERT_EQ(M.Body.Instructions.size(), 6u);
+  EXPECT_TRUE(M.Body.Instructions[4].Pred);
 }
 
 } // namespace

@@ -438,6 +438,42 @@ TEST(PtxParserTest, Addresses) {
   }
 }
 
+TEST(PtxParserTest, TensorMapAddresses) {
+  // cp.async.bulk.tensor as nvcc, CuTe DSL and Triton write it: a tensor
+  // map and a coordinate vector inside the brackets.
+  llvm::StringRef Src =
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+      "complete_tx::bytes [%r5], [%rd1, {%r20, %r10}], [%r6];\n"
+      "cp.async.bulk.tensor.1d.global.shared::cta.bulk_group "
+      "[%rd2+64, {%r1}], [%r2];\n"
+      "@%p1 cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::"
+      "complete_tx::bytes [%r5], [%rd1, {%r1, %r2, %r3, %r4}], [%r6], "
+      "{%rs1, %rs2};";
+  ParsedAsm P = parsePtxText(Src);
+  EXPECT_TRUE(P.Diagnostics.empty()) << allDiags(P);
+  ASSERT_EQ(P.Instructions.size(), 3u);
+  const Operand &Tmap = P.Instructions[0].Operands[1];
+  ASSERT_EQ(Tmap.K, Operand::Kind::Address);
+  ASSERT_EQ(Tmap.Elements.size(), 2u);
+  EXPECT_EQ(Tmap.Elements[0].Text, "%rd1");
+  ASSERT_EQ(Tmap.Elements[1].K, Operand::Kind::Vector);
+  ASSERT_EQ(Tmap.Elements[1].Elements.size(), 2u);
+  EXPECT_EQ(Tmap.Elements[1].Elements[1].Text, "%r10");
+  EXPECT_EQ(text(Src, Tmap.Range), "[%rd1, {%r20, %r10}]");
+  const Operand &Store = P.Instructions[1].Operands[0];
+  EXPECT_EQ(Store.AddressOffset, 64);
+  ASSERT_EQ(Store.Elements.size(), 2u);
+  EXPECT_EQ(Store.Elements[1].Elements.size(), 1u);
+  EXPECT_EQ(P.Instructions[2].Operands[1].Elements[1].Elements.size(), 4u);
+  EXPECT_EQ(P.Instructions[2].Operands[3].K, Operand::Kind::Vector);
+  // Malformed forms are diagnosed, never a crash.
+  for (const char *Bad : {"foo [%rd1, %r2];", "foo [%rd1, {%r2];",
+                          "foo [%rd1, {%r2}", "foo [%rd1, ];"}) {
+    ParsedAsm B = parsePtxText(Bad);
+    EXPECT_FALSE(B.Diagnostics.empty()) << Bad;
+  }
+}
+
 TEST(PtxParserTest, VectorsSpanningLines) {
   llvm::StringRef Src = "tcgen05.st.sync.aligned.32x32b.x4.b32 [%0],\n"
                         "    {%1, %2,\n"

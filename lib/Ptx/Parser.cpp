@@ -16,17 +16,26 @@
 //  * `call` operand lists `(a, b)` are Vector operands, like `{a, b}`.
 //  * Directives other than `.reg` produce nothing; `.entry`/`.func` headers
 //    are skipped up to their body `{`, which opens a scope.
-//  * In module mode (parsePtxModule) the same loop also records functions,
-//    data declarations, `.file`/`.loc` and .debug_str strings, and rejects
-//    directives it does not know and instructions outside a function.
+//  * In module mode (parsePtxModule) the same loop also records functions
+//    (with their block/cluster shape directives), data declarations,
+//    `.file`/`.loc` and .debug_str strings; it rejects instructions outside
+//    a function and skips (counting them) directives it does not know.
+//    Each error is charged to the function it is in, so one bad function
+//    does not cost the others.
+//  * Every `{` opens a scope with a number (ParsedAsm::Scopes); labels are
+//    resolved after the whole text is read, from each `bra` through its
+//    enclosing scopes, innermost first, as PTX scopes them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Ptx/Parser.h"
 #include "tmemcheck/Ptx/Module.h"
+#include "tmemcheck/Ptx/Opcodes.h"
 
 #include "Lexer.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -118,6 +127,9 @@ private:
   /// the function whose body is open (indices into M->Functions, or -1).
   int PendingBody = -1;
   int OpenFunction = -1;
+  /// The `{ }` scopes open at the current point, innermost last (scope 0,
+  /// the whole text, is always there).
+  SmallVector<unsigned, 8> ScopeStack = {0};
 
   const Token &cur() const { return Toks[P]; }
   const Token &peekTok(size_t Ahead = 1) const {
@@ -131,10 +143,35 @@ private:
   unsigned prevEnd() const { return P == 0 ? 0 : Toks[P - 1].end(); }
 
   void diag(Sev Level, const Twine &Msg, const Token &At) {
-    addDiagnostic(Out.Diagnostics, Level, Msg.str(), {At.Offset, At.Length});
+    diag(Level, Msg, TextRange{At.Offset, At.Length});
   }
   void diag(Sev Level, const Twine &Msg, TextRange R) {
-    addDiagnostic(Out.Diagnostics, Level, Msg.str(), R);
+    std::string Text = Msg.str();
+    if (M && Level == Sev::Error)
+      chargeError(Text, R);
+    addDiagnostic(Out.Diagnostics, Level, std::move(Text), R);
+  }
+  /// Module mode: charges an error to the function it is in, or, between
+  /// functions, to the one before it (a stray '}' or a lost ';' may have
+  /// cut that one short), or to the module before the first function.
+  /// Counted even past the diagnostics cap.
+  void chargeError(const std::string &Msg, TextRange R) {
+    auto After = llvm::upper_bound(M->Functions, R.Offset,
+                                   [](unsigned Off, const FunctionDecl &F) {
+                                     return Off < F.HeaderOffset;
+                                   });
+    if (After != M->Functions.begin()) {
+      FunctionDecl &F = *std::prev(After);
+      if (F.Errors++ == 0) {
+        F.FirstErrorMessage = Msg;
+        F.FirstErrorRange = R;
+      }
+      return;
+    }
+    if (M->ModuleScopeErrors++ == 0) {
+      M->FirstModuleScopeErrorMessage = Msg;
+      M->FirstModuleScopeErrorRange = R;
+    }
   }
 
   void openScope();
@@ -148,6 +185,8 @@ private:
   void parseLoc();
   void parseFile();
   void parseDebugSection();
+  void skipUnknownDirective();
+  void resolveLabels();
   std::optional<unsigned> parseUnsigned(const char *What);
   void parseRegisterDecl();
   void parseInstruction();
@@ -166,6 +205,8 @@ void Parser::openScope() {
   }
   PendingBody = -1;
   ++Depth;
+  ScopeStack.push_back(Out.Scopes.size());
+  Out.Scopes.push_back(ScopeStack[ScopeStack.size() - 2]);
   advance();
 }
 
@@ -174,6 +215,7 @@ void Parser::closeScope() {
     diag(Sev::Error, "unbalanced '}' (no open scope)", cur());
   } else {
     --Depth;
+    ScopeStack.pop_back();
     Regs.popTo(Depth);
     if (M && Depth == 0 && OpenFunction >= 0) {
       FunctionDecl &F = M->Functions[OpenFunction];
@@ -260,7 +302,8 @@ void Parser::parseDirective() {
                                              ".noreturn",
                                              ".blocksareclusters",
                                              ".abi_preserve",
-                                             ".abi_preserve_control"};
+                                             ".abi_preserve_control",
+                                             ".alias"};
   if (M && D == ".loc") {
     parseLoc();
     return;
@@ -341,6 +384,38 @@ void Parser::parseDirective() {
     } else if (T.isPunct(';') && Local == 0) {
       advance();
       return;
+    }
+    advance();
+  }
+}
+
+/// Module mode: a directive the reader does not know (`.frobnicate 1;`):
+/// counted and skipped up to its ';' (or the end of its line, or past a
+/// `{ }` block it opens), never an error.
+void Parser::skipUnknownDirective() {
+  const Token &D = cur();
+  if (M->UnknownDirectives++ == 0)
+    M->FirstUnknownDirective = {D.Offset, D.Length};
+  diag(Sev::Warning, "unknown directive '" + D.Spelling + "' skipped", D);
+  advance();
+  unsigned Local = 0;
+  while (!atEnd()) {
+    const Token &T = cur();
+    if (Local == 0 && T.NewlineBefore)
+      return;
+    if (T.isPunct(';') && Local == 0) {
+      advance();
+      return;
+    }
+    if (T.isPunct('{')) {
+      ++Local;
+    } else if (T.isPunct('}')) {
+      if (Local == 0)
+        return;
+      if (--Local == 0) {
+        advance();
+        return;
+      }
     }
     advance();
   }
@@ -481,6 +556,7 @@ void Parser::parseDebugSection() {
 /// `[linkage] .entry|.func [(returns)] name (params) [directives] {|;`
 void Parser::parseFunctionHeader() {
   FunctionDecl F;
+  F.HeaderOffset = cur().Offset;
   while (cur().is(Token::Kind::Word) && cur().Spelling != ".entry" &&
          cur().Spelling != ".func")
     advance(); // .visible, .extern, .weak
@@ -532,23 +608,61 @@ void Parser::parseFunctionHeader() {
   advance();
   if (cur().isPunct('(') && !ParamList(F.Params))
     return;
-  // Performance directives (.maxntid 128, 1, 1) up to the body or ';';
-  // .minnctapersm is kept (tmem-alloc-budget).
+  // Performance directives (.maxntid 128, 1, 1) up to the body or ';':
+  // the block and cluster shape and .minnctapersm (tmem-alloc-budget) are
+  // kept; a malformed one is ignored (it only tells less).
+  auto Number = [&]() -> std::optional<unsigned> {
+    unsigned N = 0;
+    if (!cur().is(Token::Kind::Number) ||
+        StringRef(cur().Spelling).getAsInteger(0, N) || N == 0 ||
+        N >= (1u << 20))
+      return std::nullopt;
+    advance();
+    return N;
+  };
+  // `x[, y[, z]]`; missing dimensions are 1.
+  auto Dims = [&]() -> std::optional<std::array<unsigned, 3>> {
+    std::array<unsigned, 3> D = {1, 1, 1};
+    for (unsigned I = 0; I < 3; ++I) {
+      if (I > 0) {
+        if (!cur().isPunct(','))
+          break;
+        advance();
+      }
+      std::optional<unsigned> N = Number();
+      if (!N)
+        return std::nullopt;
+      D[I] = *N;
+    }
+    return D;
+  };
   while (!atEnd() && !cur().isPunct('{') && !cur().isPunct(';') &&
          !cur().isPunct('}')) {
-    if (cur().Spelling == ".minnctapersm") {
-      TextRange At = {cur().Offset, cur().Length};
+    StringRef Dir = cur().Spelling;
+    TextRange At = {cur().Offset, cur().Length};
+    if (!cur().is(Token::Kind::Word) || !Dir.starts_with(".")) {
       advance();
-      unsigned N = 0;
-      if (cur().is(Token::Kind::Number) &&
-          !StringRef(cur().Spelling).getAsInteger(0, N) && N > 0 &&
-          N < (1u << 16)) {
-        F.MinCtasPerSm = N;
-        F.MinCtasPerSmRange = At;
-      }
       continue;
     }
     advance();
+    if (Dir == ".minnctapersm") {
+      if (std::optional<unsigned> N = Number()) {
+        F.MinCtasPerSm = *N;
+        F.MinCtasPerSmRange = At;
+      }
+    } else if (Dir == ".reqntid") {
+      F.ReqNtid = Dims();
+    } else if (Dir == ".maxntid") {
+      F.MaxNtid = Dims();
+    } else if (Dir == ".reqnctapercluster") {
+      F.ReqNctaPerCluster = Dims();
+    } else if (Dir == ".maxclusterrank") {
+      F.MaxClusterRank = Number().value_or(0);
+    } else if (Dir == ".maxnreg") {
+      F.MaxNReg = Number().value_or(0);
+    } else if (Dir == ".explicitcluster") {
+      F.ExplicitCluster = true;
+    }
   }
   F.FirstInstruction = F.EndInstruction = Out.Instructions.size();
   F.FirstLabel = F.EndLabel = Out.Labels.size();
@@ -573,10 +687,10 @@ void Parser::parseFunctionHeader() {
 /// Module mode: a data declaration (`.shared .align 4 .u32 slot;`) or an
 /// unknown directive.
 void Parser::parseDataDeclaration() {
-  static const StringSet<> Spaces = {".shared", ".global", ".const", ".local",
-                                     ".param",  ".tex",    ".surf",  ".sampler",
-                                     ".callprototype", ".branchtargets",
-                                     ".calltargets", ".alias"};
+  static const StringSet<> Spaces = {
+      ".shared",        ".global",        ".const",      ".local",
+      ".param",         ".tex",           ".surf",       ".sampler",
+      ".callprototype", ".branchtargets", ".calltargets"};
   static const StringSet<> Linkage = {".visible", ".extern", ".weak",
                                       ".common"};
   const Token &First = cur();
@@ -586,32 +700,45 @@ void Parser::parseDataDeclaration() {
     ++Look;
   if (!Toks[Look].is(Token::Kind::Word) ||
       !Spaces.contains(Toks[Look].Spelling)) {
-    const Token &Bad = Toks[Look].is(Token::Kind::Word) ? Toks[Look] : First;
-    diag(Sev::Error, "unknown directive '" + Bad.Spelling + "'", Bad);
-    skipStatement();
+    skipUnknownDirective();
     return;
   }
   VariableDecl V;
   V.StateSpace = Toks[Look].Spelling;
   V.Function = Depth > 0 ? OpenFunction : -1;
   unsigned Begin = First.Offset;
+  // Brackets of an array size, braces and parentheses of an initializer
+  // (`= {1, 2}`, `= {generic(x), y+8}`); the declaration ends at the ';'
+  // outside all of them.
   unsigned Local = 0;
+  bool InInitializer = false;
+  const size_t StartP = P;
   while (!atEnd()) {
     const Token &T = cur();
-    if (T.isPunct('{') || T.isPunct('[')) {
+    if (T.isPunct('{') || T.isPunct('[') || T.isPunct('(')) {
       ++Local;
-    } else if (T.isPunct('}') || T.isPunct(']')) {
+    } else if (T.isPunct('}') || T.isPunct(']') || T.isPunct(')')) {
       if (Local == 0)
-        break;
+        break; // a '}' that closes the enclosing body: ';' was missing
       --Local;
     } else if (T.isPunct(';') && Local == 0) {
       advance();
       break;
     } else if (T.isPunct('=') && Local == 0) {
-      ++Local; // an initializer follows: no more names
-    } else if (Local == 0 && V.Name.empty() && T.is(Token::Kind::Word) &&
+      InInitializer = true; // no more names
+    } else if (!InInitializer && Local == 0 && V.Name.empty() &&
+               T.is(Token::Kind::Word) &&
                !StringRef(T.Spelling).starts_with(".")) {
       V.Name = T.Spelling;
+    } else if (Local == 0 && P != StartP && T.NewlineBefore &&
+               T.is(Token::Kind::Word) &&
+               (T.Spelling == ".visible" || T.Spelling == ".entry" ||
+                T.Spelling == ".func" || T.Spelling == ".extern" ||
+                T.Spelling == ".weak")) {
+      // A lost ';': do not swallow the next declaration.
+      diag(Sev::Error, "missing ';' after the declaration",
+           TextRange{prevEnd(), 0});
+      break;
     }
     advance();
   }
@@ -790,6 +917,15 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
     if (Off.K != Operand::Kind::Immediate)
       return Recover();
     A.AddressOffset += Minus ? -Off.Imm : Off.Imm;
+  }
+  // `[tmap, {x, y, ...}]`: a tensor map and its coordinate vector
+  // (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, prefetch.tensor).
+  if (cur().isPunct(',') && peekTok().isPunct('{')) {
+    advance();
+    std::optional<Operand> Coords = parseVector(OpDepth + 1);
+    if (!Coords)
+      return Recover();
+    A.Elements.push_back(std::move(*Coords));
   }
   if (!cur().isPunct(']')) {
     diag(Sev::Error, "expected ']' to close the address", cur());
@@ -977,6 +1113,7 @@ bool Parser::parseOperandList(Instruction &I) {
 void Parser::parseInstruction() {
   Instruction I;
   I.ScopeDepth = Depth;
+  I.Scope = ScopeStack.back();
   unsigned Begin = cur().Offset;
 
   if (cur().isPunct('@')) {
@@ -1020,10 +1157,14 @@ void Parser::parseInstruction() {
   }
   advance();
 
-  parseOperandList(I);
+  bool Clean = parseOperandList(I);
   unsigned End =
       std::max(prevEnd(), I.OpcodeRange.Offset + I.OpcodeRange.Length);
   I.Range = {Begin, End - Begin};
+  if (!Clean || !isKnownOpcodeBase(I.base())) {
+    if (Out.UnknownInstructions++ == 0)
+      Out.FirstUnknown = int(Out.Instructions.size());
+  }
   Out.Instructions.push_back(std::move(I));
 }
 
@@ -1054,7 +1195,8 @@ void Parser::run() {
       if (peekTok().isPunct(':')) {
         Out.Labels.push_back({T.Spelling,
                               {T.Offset, peekTok().end() - T.Offset},
-                              unsigned(Out.Instructions.size())});
+                              unsigned(Out.Instructions.size()),
+                              ScopeStack.back()});
         advance();
         advance();
         continue;
@@ -1079,16 +1221,58 @@ void Parser::run() {
     if (P == Before)
       advance();
   }
-  if (M && OpenFunction >= 0)
+  if (M && OpenFunction >= 0) {
     diag(Sev::Error,
          "the body of '" + M->Functions[OpenFunction].Name +
              "' is not closed at the end of the module (truncated file?)",
          cur());
-  else if (Depth > 0)
+    // Keep what was read, marked: the function is not analysed, the
+    // others are.
+    FunctionDecl &F = M->Functions[OpenFunction];
+    F.EndInstruction = Out.Instructions.size();
+    F.EndLabel = Out.Labels.size();
+    F.EndLoc = M->Locs.size();
+    F.CloseBrace = {cur().Offset, 0};
+    F.Truncated = true;
+    OpenFunction = -1;
+  } else if (Depth > 0)
     diag(Sev::Error,
          "missing '}': " + Twine(Depth) + " scope" + (Depth == 1 ? "" : "s") +
              " still open at end of text",
          cur());
+  // Bytes the lexer could not read (diagnosed there, perhaps past the
+  // diagnostics cap) are errors of the function they are in too.
+  if (M)
+    for (const Token &T : Toks)
+      if (T.is(Token::Kind::Invalid))
+        chargeError("unexpected characters in PTX text", {T.Offset, T.Length});
+  resolveLabels();
+}
+
+void Parser::resolveLabels() {
+  // (scope, name) -> label. A scope declaring a name twice is an error in
+  // PTX; the first declaration is kept.
+  DenseMap<std::pair<unsigned, StringRef>, unsigned> ByScope;
+  for (unsigned L = 0; L < Out.Labels.size(); ++L)
+    ByScope.try_emplace({Out.Labels[L].Scope, Out.Labels[L].Name}, L);
+  if (ByScope.empty())
+    return;
+  for (Instruction &I : Out.Instructions) {
+    if (I.base() != "bra" || I.Operands.size() != 1 || !I.Operands[0].isLeaf())
+      continue;
+    StringRef Name = I.Operands[0].Text;
+    for (unsigned S = I.Scope, Steps = 0;
+         S < Out.Scopes.size() && Steps <= Out.Scopes.size(); ++Steps) {
+      auto It = ByScope.find({S, Name});
+      if (It != ByScope.end()) {
+        I.TargetLabel = int(It->second);
+        break;
+      }
+      if (S == 0)
+        break;
+      S = Out.Scopes[S];
+    }
+  }
 }
 
 ParsedAsm parse(StringRef Text, bool InlineAsm,

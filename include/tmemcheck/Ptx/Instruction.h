@@ -27,8 +27,10 @@ struct TextRange {
 };
 
 /// One operand of an instruction. Operands are a small tree: an address
-/// `[base+off]` has one element (the base); a vector `{a, b}` has one element
-/// per entry. Everything else is a leaf.
+/// `[base+off]` has one element (the base), a tensor address
+/// `[tmap, {x, y}]` (cp.async.bulk.tensor, TMA) two: the base and the
+/// coordinate Vector; a vector `{a, b}` has one element per entry.
+/// Everything else is a leaf.
 struct Operand {
   enum class Kind {
     Register,   ///< a PTX register or predicate name: `%r1`, `p`, `%p`.
@@ -37,7 +39,8 @@ struct Operand {
     Symbol,     ///< an identifier that is not a declared register (a label,
                 ///< a .shared variable, `_`).
     Address,    ///< `[ ... ]`: Elements[0] is the base, AddressOffset the
-                ///< constant displacement.
+                ///< constant displacement, Elements[1] (if present) the
+                ///< coordinate vector of a tensor-map address.
     Vector,     ///< `{ ... }`: Elements are the entries.
   };
 
@@ -76,6 +79,13 @@ struct Instruction {
   TextRange Range;         ///< From the guard (or opcode) to the ';'.
   TextRange OpcodeRange;   ///< The opcode alone.
   unsigned ScopeDepth = 0; ///< Nesting of `{ }` scopes around it.
+  /// The `{ }` scope the instruction is in (index into ParsedAsm::Scopes).
+  unsigned Scope = 0;
+  /// For `bra`: the label its target names, resolved through the `{ }`
+  /// scopes as PTX does (the innermost enclosing scope that declares it
+  /// wins, so each inlined-asm block's `LAB_WAIT:` is its own); an index
+  /// into ParsedAsm::Labels, -1 when no visible label has that name.
+  int TargetLabel = -1;
 
   llvm::StringRef base() const {
     return Parts.empty() ? llvm::StringRef() : llvm::StringRef(Parts[0]);
@@ -98,6 +108,8 @@ struct Label {
   std::string Name;
   TextRange Range;
   unsigned InstructionIndex = 0; ///< index of the next instruction.
+  /// The `{ }` scope that declares it (index into ParsedAsm::Scopes).
+  unsigned Scope = 0;
 };
 
 } // namespace tmemcheck::ptx

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,26 @@ struct FunctionDecl {
   /// `__launch_bounds__` so): CTAs to keep resident per SM; 0 when absent.
   unsigned MinCtasPerSm = 0;
   TextRange MinCtasPerSmRange;
+  /// The block and cluster shape the header promises (missing dimensions
+  /// are 1, as in PTX): `.reqntid` fixes the block shape, `.maxntid` bounds
+  /// it; `.reqnctapercluster` fixes the cluster shape, `.maxclusterrank`
+  /// bounds the CTAs per cluster, `.explicitcluster` says the kernel must
+  /// be launched with a cluster. `.maxnreg` bounds registers per thread.
+  std::optional<std::array<unsigned, 3>> ReqNtid, MaxNtid, ReqNctaPerCluster;
+  unsigned MaxClusterRank = 0; ///< 0 when absent.
+  bool ExplicitCluster = false;
+  unsigned MaxNReg = 0; ///< 0 when absent.
+  /// Where the declaration starts (the first linkage word or `.entry`).
+  unsigned HeaderOffset = 0;
+  /// Syntax errors inside this function's body, or between its end and
+  /// the next function (a stray '}' may have cut the body short): its
+  /// control flow or operands are uncertain, so it must not be analysed.
+  unsigned Errors = 0;
+  std::string FirstErrorMessage;
+  TextRange FirstErrorRange;
+  /// The module ended before the body's `}` (a truncated file); the body
+  /// holds what was read and Errors counts it.
+  bool Truncated = false;
 };
 
 /// A data declaration: `.shared .align 4 .u32 slot;`, `.global .b8 x[16];`.
@@ -91,12 +112,22 @@ struct ParsedModule {
   /// `.section .debug_str { LABEL: .b8 ... }`: the strings by label (nvcc
   /// names inlined functions there for `.loc ..., function_name LABEL`).
   llvm::StringMap<std::string> DebugStrings;
+  /// Directives the reader does not know, skipped (`.frobnicate 1;`), with
+  /// the first one's range; errors before the first function. Neither
+  /// keeps the functions from being analysed.
+  unsigned UnknownDirectives = 0;
+  TextRange FirstUnknownDirective;
+  unsigned ModuleScopeErrors = 0;
+  std::string FirstModuleScopeErrorMessage;
+  TextRange FirstModuleScopeErrorRange;
 };
 
 /// Parses a whole .ptx module. Unlike parsePtxText(), directives are
-/// checked: an unknown directive, an instruction outside a function body, a
-/// malformed `.loc`/`.file` or an unbalanced brace is an error diagnostic.
-/// Never crashes; arbitrarily large inputs are fine.
+/// checked: an instruction outside a function body, a malformed
+/// `.loc`/`.file` or an unbalanced brace is an error diagnostic, charged to
+/// the function it is in (FunctionDecl::Errors) or to the module
+/// (ModuleScopeErrors); an unknown directive is a warning, counted and
+/// skipped. Never crashes; arbitrarily large inputs are fine.
 ParsedModule parsePtxModule(llvm::StringRef Text);
 
 } // namespace tmemcheck::ptx

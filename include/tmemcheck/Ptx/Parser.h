@@ -46,6 +46,15 @@ struct ParsedAsm {
   std::vector<RegisterDecl> Registers;
   std::vector<Label> Labels;
   std::vector<ParseDiagnostic> Diagnostics;
+  /// The parent of each `{ }` scope; scope 0 is the whole text (its own
+  /// parent). Labels and instructions name the scope they are in.
+  std::vector<unsigned> Scopes = {0};
+  /// Instructions whose opcode is not one of the PTX ISA (9.x) or whose
+  /// statement could not be read; they stay in Instructions (their
+  /// destinations are then unknown values) and are counted here so the
+  /// front end can say so. FirstUnknown indexes Instructions (-1: none).
+  unsigned UnknownInstructions = 0;
+  int FirstUnknown = -1;
 };
 
 /// Parses the template string of a GCC-style inline-asm statement (as Clang's

@@ -35,27 +35,75 @@ TranslationUnitResult analyzePtxText(StringRef Text, StringRef Path,
   ptx::ParsedModule M = ptx::parsePtxModule(Text);
   PtxSourceMap Map(M, Text, Path.str());
 
-  // Syntax errors leave the control flow or the operands uncertain: a
-  // module with any is not analysed at all (a missed bug rather than a
-  // false one).
-  unsigned Errors = 0;
-  for (const ptx::ParseDiagnostic &D : M.Body.Diagnostics) {
-    if (D.Level != ptx::ParseDiagnostic::Severity::Error)
-      continue;
-    if (Errors++ == 0) {
-      SourceLoc L = Map.ptxLoc(D.Range.Offset);
-      Result.FirstError =
-          fmt::format("{}:{}:{}: {}", L.File, L.Line, L.Column, D.Message);
+  // A syntax error inside a function keeps that function from being
+  // analysed (the graph builder says so in the kernel's remarks: a missed
+  // bug rather than a false one); the other functions still are. Only a
+  // module none of whose kernels could be read is a failure.
+  unsigned Errors = M.ModuleScopeErrors;
+  std::string FirstError;
+  unsigned FirstErrorOffset = ~0u;
+  auto NoteFirst = [&](const std::string &Msg, ptx::TextRange R) {
+    if (R.Offset >= FirstErrorOffset)
+      return;
+    FirstErrorOffset = R.Offset;
+    SourceLoc L = Map.ptxLoc(R.Offset);
+    FirstError = fmt::format("{}:{}:{}: {}", L.File, L.Line, L.Column, Msg);
+  };
+  if (M.ModuleScopeErrors)
+    NoteFirst(M.FirstModuleScopeErrorMessage, M.FirstModuleScopeErrorRange);
+  unsigned Readable = 0, Entries = 0;
+  for (const ptx::FunctionDecl &F : M.Functions) {
+    Errors += F.Errors;
+    if (F.Errors)
+      NoteFirst(F.FirstErrorMessage, F.FirstErrorRange);
+    if (F.IsEntry && F.HasBody) {
+      ++Entries;
+      Readable += F.Errors == 0;
     }
   }
-  if (Errors) {
+  if (Errors && Readable == 0) {
     Result.CompileErrors = Errors;
+    Result.FirstError = FirstError;
     if (Errors > 1)
       Result.FirstError += fmt::format(" (and {} more error{})", Errors - 1,
                                        Errors == 2 ? "" : "s");
+    if (Entries)
+      Result.FirstError +=
+          fmt::format("; none of its {} kernel{} could be read", Entries,
+                      Entries == 1 ? "" : "s");
     return Result;
   }
   Result.Parsed = true;
+  auto ModuleRemark = [&](unsigned Offset, std::string Message) {
+    Result.Remarks.push_back({Map.ptxLoc(Offset), std::move(Message)});
+  };
+  if (M.ModuleScopeErrors)
+    ModuleRemark(
+        M.FirstModuleScopeErrorRange.Offset,
+        fmt::format("PTX syntax error outside the functions: {}{}; the "
+                    "functions were analysed",
+                    M.FirstModuleScopeErrorMessage,
+                    M.ModuleScopeErrors > 1
+                        ? fmt::format(" (and {} more)", M.ModuleScopeErrors - 1)
+                        : std::string()));
+  if (M.UnknownDirectives)
+    ModuleRemark(M.FirstUnknownDirective.Offset,
+                 fmt::format("{} unknown directive{} skipped (the first is "
+                             "'{}')",
+                             M.UnknownDirectives,
+                             M.UnknownDirectives == 1 ? "" : "s",
+                             Text.substr(M.FirstUnknownDirective.Offset,
+                                         M.FirstUnknownDirective.Length)));
+  if (M.Body.UnknownInstructions && M.Body.FirstUnknown >= 0) {
+    const ptx::Instruction &I = M.Body.Instructions[M.Body.FirstUnknown];
+    ModuleRemark(I.Range.Offset,
+                 fmt::format("{} instruction{} with an opcode outside the "
+                             "PTX ISA skipped (the first is '{}'); what "
+                             "they write is taken as unknown",
+                             M.Body.UnknownInstructions,
+                             M.Body.UnknownInstructions == 1 ? "" : "s",
+                             I.Opcode));
+  }
   // tcgen05 in the text, and in the graphs (user API models) below: a
   // kernel abandoned for its budget still counts.
   for (const ptx::Instruction &I : M.Body.Instructions)

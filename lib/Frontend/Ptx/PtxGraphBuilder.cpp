@@ -56,14 +56,6 @@ bool endsBlock(const ptx::Instruction &I) {
   return isBranch(I) || isReturn(I) || I.base() == "trap" || I.base() == "brx";
 }
 
-/// The label a `bra` jumps to, or empty.
-StringRef branchTarget(const ptx::Instruction &I) {
-  if (I.Operands.size() != 1 || I.Operands[0].K == ptx::Operand::Kind::Vector ||
-      I.Operands[0].K == ptx::Operand::Kind::Address)
-    return "";
-  return I.Operands[0].Text;
-}
-
 /// Runtime functions without a body in the module that cannot touch TMEM.
 bool isHarmlessExternal(StringRef Name) {
   static const StringSet<> Known = {"vprintf", "malloc", "free", "__assertfail",
@@ -232,17 +224,37 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
   ArrayRef<ptx::Instruction> Instrs(M.Body.Instructions.data() + First, N);
   const bool IsKernel = F.Stack.empty();
 
-  StringMap<unsigned> LabelAt;
-  for (unsigned L = Fn.FirstLabel; L < Fn.EndLabel; ++L)
-    LabelAt[M.Body.Labels[L].Name] = M.Body.Labels[L].InstructionIndex - First;
+  if (Fn.Errors) {
+    // A syntax error inside the body leaves its control flow or operands
+    // uncertain (a missed bug rather than a false one).
+    SourceLoc At = Map.ptxLoc(Fn.FirstErrorRange.Offset);
+    G->markIncomplete(
+        At,
+        fmt::format("PTX syntax error in '{}' at line {}: {}{}; kernel "
+                    "'{}' was not analysed",
+                    displayName(Fn.Name, true), At.Line, Fn.FirstErrorMessage,
+                    Fn.Errors > 1 ? fmt::format(" (and {} more)", Fn.Errors - 1)
+                                  : std::string(),
+                    G->Name));
+    return std::nullopt;
+  }
+
+  // The target of each `bra`, as a local instruction index: the parser
+  // resolved the label through the `{ }` scopes (every inlined asm block
+  // has its own `LAB_WAIT:`); a label of another function is no target.
+  auto TargetOf = [&](const ptx::Instruction &I) -> std::optional<unsigned> {
+    if (I.TargetLabel < int(Fn.FirstLabel) || I.TargetLabel >= int(Fn.EndLabel))
+      return std::nullopt;
+    return M.Body.Labels[I.TargetLabel].InstructionIndex - First;
+  };
 
   // Basic blocks of the function: leaders are the first instruction, label
   // targets and what follows a branch or return.
   std::vector<uint8_t> Leader(N + 1, 0);
   Leader[0] = 1;
-  for (const auto &L : LabelAt)
-    if (L.second <= N)
-      Leader[L.second] = 1;
+  for (unsigned L = Fn.FirstLabel; L < Fn.EndLabel; ++L)
+    if (unsigned At = M.Body.Labels[L].InstructionIndex - First; At <= N)
+      Leader[At] = 1;
   for (unsigned I = 0; I < N; ++I)
     if (endsBlock(Instrs[I]))
       Leader[I + 1] = 1;
@@ -289,8 +301,8 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
     }
     const ptx::Instruction &I = Instrs[Last];
     if (isBranch(I)) {
-      auto It = LabelAt.find(branchTarget(I));
-      if (It == LabelAt.end()) {
+      std::optional<unsigned> Tgt = TargetOf(I);
+      if (!Tgt) {
         G->markIncomplete(
             Map.instruction(Fn, First + Last).Loc,
             fmt::format("cannot follow '{}' in '{}' (its target is not a "
@@ -299,9 +311,9 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
                         I.Opcode, displayName(Fn.Name, true), G->Name));
         return std::nullopt;
       }
-      unsigned Target = BlockAt(It->second);
-      if (It->second <= unsigned(Last))
-        BackEdges.push_back({It->second, unsigned(Last)});
+      unsigned Target = BlockAt(*Tgt);
+      if (*Tgt <= unsigned(Last))
+        BackEdges.push_back({*Tgt, unsigned(Last)});
       if (I.Pred) {
         Out[B].Conditional = true;
         Code.BranchOf[B] = Last;
@@ -624,7 +636,7 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       // skips a rotated loop: lanes leaving it at different iterations
       // reconverge after the loop.
       for (auto [Header, Back] : BackEdges) {
-        unsigned Target = isBranch(I) ? LabelAt.lookup(branchTarget(I)) : N;
+        unsigned Target = isBranch(I) ? TargetOf(I).value_or(0) : N;
         if ((Header <= Last && Last <= Back &&
              (Target <= Header || Target > Back)) ||
             (Target > Last && Last < Header && Back < Target))
