@@ -300,7 +300,7 @@ instantiationsFor(StringRef Source,
     StringRef Name = StringRef(I.Kernel).rsplit("::").second;
     if (Name.empty())
       Name = I.Kernel;
-    // Only a file that names the template can instantiate it.
+    // Only a file that declares or uses the template can instantiate it.
     bool Named = false;
     for (size_t Pos = Source.find(Name); Pos != StringRef::npos;
          Pos = Source.find(Name, Pos + 1)) {
@@ -308,7 +308,12 @@ instantiationsFor(StringRef Source,
       bool Before = Pos > 0 && IsWord(Source[Pos - 1]);
       size_t End = Pos + Name.size();
       bool After = End < Source.size() && IsWord(Source[End]);
-      if (!Before && !After) {
+      // Declared or used: the name is followed by its template arguments
+      // or parameters (a comment that mentions the word is not enough).
+      size_t Next = Source.find_first_not_of(" \t\r\n", End);
+      bool Used = Next != StringRef::npos &&
+                  (Source[Next] == '<' || Source[Next] == '(');
+      if (!Before && !After && Used) {
         Named = true;
         break;
       }
@@ -352,7 +357,7 @@ void buildKernelGraphs(ASTContext &Ctx, const FrontendLimits &Limits,
           {G.Loc,
            fmt::format("'{}' is a __device__ function {}: analysed as an entry "
                        "point, assuming that every thread of the CTA enters it "
-               "with the same arguments "
+                       "with the same arguments "
                        "(Roots in .tmemcheck.yaml)",
                        G.Name,
                        K.Listed ? "listed in Roots: Functions"
