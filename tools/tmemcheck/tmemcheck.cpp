@@ -128,6 +128,14 @@ cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("Event budget per kernel (default "
                                      "500000)"),
                             cl::init(500000), cl::cat(Category));
+cl::opt<bool> RequireComplete(
+    "require-complete",
+    cl::desc("A kernel that could not be analysed in full (a budget, a call "
+             "without a body, tcgen05 text that could not be read, values "
+             "that did not settle) keeps the run from exiting 0 (default "
+             "true: exit 0 means every kernel was analysed and is clean); "
+             "--require-complete=false lists such kernels but accepts them"),
+    cl::init(true), cl::cat(Category));
 cl::opt<unsigned> AssumeCtasPerSm(
     "assume-ctas-per-sm",
     cl::desc("Launch assumption: this many CTAs of each kernel resident on "
@@ -493,6 +501,8 @@ int main(int argc, const char **argv) {
       Effective.MaxLoopIterations = MaxLoopIterations;
     if (AssumeCtasPerSm.getNumOccurrences())
       Effective.AssumeCtasPerSm = AssumeCtasPerSm;
+    if (RequireComplete.getNumOccurrences())
+      Effective.RequireComplete = RequireComplete;
     if (GpuArch.getNumOccurrences()) {
       if (!Effective.Compat)
         Effective.Compat.emplace();
@@ -653,6 +663,8 @@ int main(int argc, const char **argv) {
     AnalysisLimits Analysis;
     unsigned AssumedCtasPerSm = 0; ///< the launch assumption, 0: none
     bool CoverageCheck = false;    ///< --coverage-check
+    /// An incomplete kernel keeps the run from exiting 0.
+    bool RequireComplete = true;
   };
   auto LimitsOf = [](const Config &C) {
     auto Pick = [](const auto &Flag, const auto &FromConfig) {
@@ -672,6 +684,7 @@ int main(int argc, const char **argv) {
     L.Frontend.Roots.Functions = C.RootFunctions;
     L.Frontend.Roots.Instantiations = C.Instantiate;
     L.CoverageCheck = Pick(CoverageCheck, C.CoverageCheck);
+    L.RequireComplete = Pick(RequireComplete, C.RequireComplete);
     return L;
   };
 
@@ -680,6 +693,7 @@ int main(int argc, const char **argv) {
   std::vector<Finding> AllFindings; // for --format=json/sarif, fix-its
   const bool KeepFindings =
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
+  std::vector<KernelVerdict> AllVerdicts; // for --format=json
   llvm::json::Array AllReports;      // for --report=json
   std::vector<KernelReport> HtmlReports; // for --report=html
   bool ToolFailed = false;
@@ -700,6 +714,8 @@ int main(int argc, const char **argv) {
     std::vector<KernelReport> Reports;
     /// The kernels' remarks (budgets, patterns), in kernel order.
     std::vector<AnalysisRemark> KernelRemarks;
+    /// One per kernel, in kernel order; findings are counted in later.
+    std::vector<KernelVerdict> Verdicts;
     unsigned KernelCount = 0;
     std::string EventDump; ///< --dump-events
     double ChecksSeconds = 0;
@@ -850,6 +866,7 @@ int main(int argc, const char **argv) {
               if (Report != ReportKind::None && usesTmem(A.graph()))
                 KR = buildResourceReport(A);
             });
+        O.Verdicts.push_back(std::move(R.Verdict));
         if (R.BudgetRemark) {
           O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
         } else {
@@ -941,9 +958,11 @@ int main(int argc, const char **argv) {
           "{:.4f} s, {} kernel(s)\n",
           File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
           TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
+    std::map<std::string, unsigned> ReportedByKernel;
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
+      ++ReportedByKernel[F.Kernel];
       if (auto It = SeverityFor[I].find(F.CheckName);
           It != SeverityFor[I].end())
         F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
@@ -954,6 +973,14 @@ int main(int argc, const char **argv) {
         Printer.print(F);
       if (KeepFindings)
         AllFindings.push_back(std::move(F));
+    }
+    for (KernelVerdict &V : O.Verdicts) {
+      if (auto It = ReportedByKernel.find(V.Kernel);
+          It != ReportedByKernel.end())
+        V.ReportedFindings = It->second;
+      Totals.addVerdict(V, LimitsFor[I].RequireComplete);
+      if (Format == OutputFormat::Json)
+        AllVerdicts.push_back(std::move(V));
     }
     for (KernelReport &KR : O.Reports) {
       if (Report == ReportKind::Text)
@@ -971,7 +998,7 @@ int main(int argc, const char **argv) {
     }
   }
   if (Format == OutputFormat::Json)
-    writeJsonReport(outs(), AllFindings);
+    writeJsonReport(outs(), AllFindings, AllVerdicts);
   else if (Format == OutputFormat::Sarif) {
     // Code scanning matches alerts across runs by these fingerprints, the
     // same ones a baseline holds (relative to the working directory).
@@ -1023,5 +1050,16 @@ int main(int argc, const char **argv) {
     Totals.printClosingLine(errs());
   if (ToolFailed)
     return ExitToolError;
-  return Totals.errors() + Totals.warnings() ? ExitFindings : ExitClean;
+  if (!Quiet && Totals.gatingIncomplete() &&
+      !(Totals.errors() + Totals.warnings()))
+    errs() << fmt::format(
+        "tmemcheck: exit status 1: {} kernel(s) could not be analysed in "
+        "full, so the run is not clean (the remarks say what was not seen; "
+        "--require-complete=false or RequireComplete: false accepts them)\n",
+        Totals.gatingIncomplete());
+  // Exit 0 means analysed and clean: no finding, and no kernel that could
+  // not be seen in full unless its configuration accepts that.
+  return Totals.errors() + Totals.warnings() + Totals.gatingIncomplete()
+             ? ExitFindings
+             : ExitClean;
 }
