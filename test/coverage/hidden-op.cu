@@ -1,7 +1,7 @@
 // REQUIRES: cuda
-// RUN: %tmemcheck-bin --cuda-path=%cuda-path --no-snippets --coverage-check %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck-bin --cuda-path=%cuda-path --no-snippets --coverage-check %s 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && cp %s %t.dir/k.cu && printf 'CoverageCheck: true\n' > %t.dir/.tmemcheck.yaml
-// RUN: %tmemcheck-bin --cuda-path=%cuda-path --no-snippets %t.dir/k.cu 2>&1 | FileCheck %s --check-prefix=CFG
+// RUN: not %tmemcheck-bin --cuda-path=%cuda-path --no-snippets %t.dir/k.cu 2>&1 | FileCheck %s --check-prefix=CFG
 // RUN: %tmemcheck-bin --cuda-path=%cuda-path --no-snippets %s 2>&1 | FileCheck %s --check-prefix=OFF
 //
 // --coverage-check compiles the file with nvcc -ptx as well and compares the
