@@ -236,6 +236,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   G = &Graph;
   EventCount = 0;
   DepthReported = false;
+  UnreadableNoted = false;
   DeclaredOnlyCalls.clear();
   Budget.emplace(Graph, Limits.MaxKernelSeconds, Limits.MaxBlocksPerKernel,
                  Limits.MaxEventsPerKernel);
@@ -909,15 +910,21 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   // Asm that is not about tcgen05 (address conversions, mbarriers) may use
   // PTX this parser does not know; only tcgen05 text deserves a remark.
   if (Template.find("tcgen05") != std::string::npos)
-    for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics)
+    for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics) {
       Remarks.push_back({LocOfByte(PD.Range.Offset),
                          "cannot parse inline asm: " + PD.Message});
+      if (!D.Unreadable)
+        D.Unreadable = Remarks.back().Loc;
+    }
   for (ptx::Instruction &I : Parsed.Instructions) {
     std::vector<ptx::ParseDiagnostic> Diags;
     std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
-    for (const ptx::ParseDiagnostic &PD : Diags)
+    for (const ptx::ParseDiagnostic &PD : Diags) {
       Remarks.push_back({LocOfByte(PD.Range.Offset),
                          "cannot decode '" + I.Opcode + "': " + PD.Message});
+      if (!D.Unreadable)
+        D.Unreadable = Remarks.back().Loc;
+    }
     std::optional<SyncOp> Sync;
     if (!Op)
       Sync = decodeSyncOp(I);
@@ -936,6 +943,17 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
 void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
                                 const Frame &F) {
   const DecodedAsm &D = decodeAsm(S);
+  // The file's remarks say what could not be read; a kernel that runs it is
+  // incomplete (one remark, at the first such statement).
+  if (D.Unreadable && !UnreadableNoted) {
+    UnreadableNoted = true;
+    G->markIncomplete(*D.Unreadable,
+                      fmt::format("kernel '{}' runs tcgen05 inline asm that "
+                                  "could not be read (here and in the other "
+                                  "statements the remarks name): what it "
+                                  "does to TMEM is unknown",
+                                  G->Name));
+  }
   translateInstructions(D.Instrs, D.Exprs, &S, &S, /*ElectsInside=*/false, Cur,
                         F);
 }
