@@ -7,6 +7,8 @@
 #include "GraphBuilder.h"
 #include "LastIteration.h"
 
+#include "CtaIdentity.h"
+
 #include "tmemcheck/Analysis/OperandBinding.h"
 #include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/TmemOp.h"
@@ -130,6 +132,23 @@ std::string symbolOf(const FunctionDecl *FD) {
   llvm::raw_string_ostream OS(Out);
   MC->mangleName(GlobalDecl(FD), OS);
   return Out;
+}
+
+/// Clang's cluster-barrier builtins: true for an arrive, false for the
+/// wait, nullopt for anything else.
+std::optional<bool> clusterBarrierBuiltin(const FunctionDecl *FD) {
+  if (!FD->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef N = FD->getName();
+  if (N == "__nvvm_barrier_cluster_arrive" ||
+      N == "__nvvm_barrier_cluster_arrive_relaxed" ||
+      N == "__nvvm_barrier_cluster_arrive_aligned" ||
+      N == "__nvvm_barrier_cluster_arrive_relaxed_aligned")
+    return true;
+  if (N == "__nvvm_barrier_cluster_wait" ||
+      N == "__nvvm_barrier_cluster_wait_aligned")
+    return false;
+  return std::nullopt;
 }
 
 } // namespace
@@ -355,6 +374,15 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
       if (const auto *CondExpr = dyn_cast<Expr>(Cond)) {
         Block &Blk = G->Blocks[Cur];
         Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
+        // A helper's inline asm reading %cluster_ctarank has no known
+        // uniformity; a condition made of it and uniform values alone is the
+        // same in every thread of the CTA all the same.
+        CtaIdentityRead Id = readsCtaIdentity(CondExpr, Ctx);
+        Blk.BranchReadsCtaId =
+            (Id != CtaIdentityRead::No &&
+             Blk.BranchUniformity == Uniformity::CtaUniform) ||
+            (Id == CtaIdentityRead::Only &&
+             Blk.BranchUniformity == Uniformity::Unknown);
         recordWarpArms(CondExpr, Blk, F);
         const Stmt *Term = B->getTerminatorStmt();
         Blk.BranchIsLoop =
@@ -431,6 +459,23 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     }
     if (addTileLangLoad(Callee, CE, Cur, F))
       return Cur;
+    if (std::optional<bool> Arrive = clusterBarrierBuiltin(Callee)) {
+      // cg::this_cluster().sync() and __cluster_barrier_arrive/wait() reach
+      // these builtins under Clang; nvcc's headers write the same
+      // barrier.cluster instructions as inline asm.
+      Event E;
+      E.K = Event::Kind::Sync;
+      SyncOp Op;
+      Op.Kind = SyncOpKind::ClusterBarrier;
+      Op.IsArrive = *Arrive;
+      E.Sync = Op;
+      E.Opcode = Callee->getName().str() + "()";
+      E.Loc = toSourceLoc(SM, CE->getBeginLoc());
+      E.Stack = F.Stack;
+      E.Statement = Facts.statementOf(CE, F);
+      addEvent(Cur, std::move(E));
+      return Cur;
+    }
     // The generic address of a shared-memory location: not followed (its
     // body, if any, is an address conversion), but its argument must be a
     // shared-memory address.
