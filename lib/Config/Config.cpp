@@ -143,6 +143,7 @@ template <> struct ScalarTraits<tmemcheck::Seconds> {
 } // namespace llvm::yaml
 
 LLVM_YAML_IS_SEQUENCE_VECTOR(tmemcheck::UserApiModel)
+LLVM_YAML_IS_SEQUENCE_VECTOR(tmemcheck::TemplateInstantiation)
 
 namespace llvm::yaml {
 /// `CheckSeverity:` maps check names to severities.
@@ -210,6 +211,52 @@ template <> struct MappingTraits<tmemcheck::UserApiModel> {
   }
 };
 
+/// `Roots:`; a struct of its own only for the YAML mapping.
+struct RootsSection {
+  std::optional<bool> DeviceFunctions;
+  std::vector<std::string> Functions;
+};
+
+template <> struct MappingTraits<RootsSection> {
+  static void mapping(IO &IO, RootsSection &R) {
+    IO.mapOptional("DeviceFunctions", R.DeviceFunctions);
+    IO.mapOptional("Functions", R.Functions);
+  }
+  static std::string validate(IO &, RootsSection &R) {
+    for (const std::string &F : R.Functions)
+      if (F.empty() || tmemcheck::unprintableText(F))
+        return "Roots: Functions: an entry is empty or not printable text";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<tmemcheck::TemplateInstantiation> {
+  static void mapping(IO &IO, tmemcheck::TemplateInstantiation &T) {
+    IO.mapRequired("Kernel", T.Kernel);
+    IO.mapRequired("Args", T.Args);
+  }
+  static std::string validate(IO &, tmemcheck::TemplateInstantiation &T) {
+    llvm::StringRef Name(T.Kernel);
+    Name.consume_front("::");
+    auto IsIdentifier = [](llvm::StringRef W) {
+      return !W.empty() && !llvm::isDigit(W.front()) &&
+             llvm::all_of(
+                 W, [](char Ch) { return llvm::isAlnum(Ch) || Ch == '_'; });
+    };
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    Name.split(Parts, "::");
+    if (!llvm::all_of(Parts, IsIdentifier))
+      return "Instantiate: Kernel: '" + T.Kernel +
+             "' is not a qualified name (ns::kernel)";
+    if (tmemcheck::unprintableText(T.Args) ||
+        llvm::StringRef(T.Args).contains('\n') ||
+        llvm::StringRef(T.Args).contains(';'))
+      return "Instantiate: Args of '" + T.Kernel +
+             "' must be template arguments on one line";
+    return "";
+  }
+};
+
 template <> struct MappingTraits<tmemcheck::Config> {
   static void mapping(IO &IO, tmemcheck::Config &C) {
     IO.mapOptional("Checks", C.Checks);
@@ -228,6 +275,16 @@ template <> struct MappingTraits<tmemcheck::Config> {
     IO.mapOptional("RequireComplete", C.RequireComplete);
     IO.mapOptional("Compat", C.Compat);
     IO.mapOptional("ApiModels", C.ApiModels);
+    std::optional<RootsSection> Roots;
+    if (C.DeviceFunctionRoots || !C.RootFunctions.empty())
+      Roots = RootsSection{C.DeviceFunctionRoots, C.RootFunctions};
+    IO.mapOptional("Roots", Roots);
+    if (Roots) {
+      C.DeviceFunctionRoots = Roots->DeviceFunctions;
+      C.RootFunctions = Roots->Functions;
+    }
+    IO.mapOptional("Instantiate", C.Instantiate);
+    IO.mapOptional("CoverageCheck", C.CoverageCheck);
   }
   static std::string validate(IO &, tmemcheck::Config &C) {
     for (auto [Key, Value] :

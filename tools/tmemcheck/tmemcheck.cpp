@@ -18,6 +18,7 @@
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Frontend/NvccCommandLine.h"
+#include "tmemcheck/Frontend/PtxCoverage.h"
 #include "tmemcheck/Frontend/PtxFrontend.h"
 #include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/ExportFixes.h"
@@ -94,6 +95,20 @@ cl::opt<std::string> GpuArch("gpu-arch",
                              cl::desc("tcgen05 target to parse for "
                                       "(default sm_100a)"),
                              cl::init("sm_100a"), cl::cat(Category));
+cl::opt<std::string> Profile(
+    "profile",
+    cl::desc("Compiler environment the code expects: 'nvcc' (default: "
+             "nvcc's version and arch macros, pre-included crt headers, "
+             "-fms-extensions) or 'clang' (Clang's CUDA mode as it is); "
+             "wins over Compat: Profile in .tmemcheck.yaml"),
+    cl::init("nvcc"), cl::cat(Category));
+cl::opt<bool> CoverageCheck(
+    "coverage-check",
+    cl::desc("Compile each CUDA file with nvcc -ptx too and compare the "
+             "tcgen05 operations of each kernel by kind: a kind nvcc emits "
+             "more of than tmemcheck recognised makes the kernel incomplete "
+             "(also CoverageCheck: true in .tmemcheck.yaml)"),
+    cl::cat(Category));
 cl::opt<std::string> CudaPath("cuda-path",
                               cl::desc("CUDA installation to use (default: "
                                        "$CUDA_PATH, /usr/local/cuda, nvcc "
@@ -611,6 +626,12 @@ int main(int argc, const char **argv) {
   FOpts.ResourceDir = ResourceDir;
   FOpts.NoCuda = NoCuda;
   FOpts.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
+  if (Profile != "nvcc" && Profile != "clang") {
+    errs() << "tmemcheck: error: --profile must be 'nvcc' or 'clang', not '"
+           << Profile << "'\n";
+    return ExitToolError;
+  }
+  FOpts.NvccProfile = Profile == "nvcc";
   FOpts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
   FOpts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
   FOpts.RemovedArgs.assign(RemovedArgs.begin(), RemovedArgs.end());
@@ -631,11 +652,11 @@ int main(int argc, const char **argv) {
     std::optional<std::string> Arch;
     if (!GpuArch.getNumOccurrences())
       Arch = C.Compat->GpuArch;
-    std::optional<bool> NvccMacros;
-    if (C.Compat->Profile)
-      NvccMacros = *C.Compat->Profile == "nvcc";
+    std::optional<bool> NvccProfile;
+    if (C.Compat->Profile && !Profile.getNumOccurrences())
+      NvccProfile = *C.Compat->Profile == "nvcc";
     std::optional<CudaEnvironment> E = Env->withCompat(
-        Arch, NvccMacros,
+        Arch, NvccProfile,
         C.Compat->parseArguments(sys::path::parent_path(C.Path)), Error,
         C.Compat->ExtraArgsBefore, C.Compat->RemovedArgs);
     if (!E)
@@ -686,6 +707,7 @@ int main(int argc, const char **argv) {
     FrontendLimits Frontend;
     AnalysisLimits Analysis;
     unsigned AssumedCtasPerSm = 0; ///< the launch assumption, 0: none
+    bool CoverageCheck = false;    ///< --coverage-check
     /// An incomplete kernel keeps the run from exiting 0.
     bool RequireComplete = true;
   };
@@ -702,6 +724,11 @@ int main(int argc, const char **argv) {
     L.Analysis.MaxLoopIterations = Pick(MaxLoopIterations, C.MaxLoopIterations);
     L.Frontend.MaxKernelSeconds = L.Analysis.MaxKernelSeconds;
     L.AssumedCtasPerSm = Pick(AssumeCtasPerSm, C.AssumeCtasPerSm);
+    L.Frontend.Roots.UnreferencedDeviceFunctions =
+        C.DeviceFunctionRoots.value_or(true);
+    L.Frontend.Roots.Functions = C.RootFunctions;
+    L.Frontend.Roots.Instantiations = C.Instantiate;
+    L.CoverageCheck = Pick(CoverageCheck, C.CoverageCheck);
     L.RequireComplete = Pick(RequireComplete, C.RequireComplete);
     return L;
   };
@@ -929,6 +956,45 @@ int main(int argc, const char **argv) {
     while (NextToReport < Sources.size() && Done[NextToReport])
       ReportOne(NextToReport++);
   };
+  // --coverage-check: nvcc's PTX of \p File, compiled with the flags of
+  // its parse.
+  auto ptxCoverageFor = [&](const std::string &File,
+                            const CudaEnvironment &FileEnv) {
+    PtxCoverage P;
+    std::string Nvcc;
+    if (!FileEnv.cudaPath().empty()) {
+      SmallString<256> N(FileEnv.cudaPath());
+      sys::path::append(N, "bin", "nvcc");
+      if (sys::fs::can_execute(N))
+        Nvcc = std::string(N);
+    }
+    if (Nvcc.empty())
+      if (ErrorOr<std::string> Found = sys::findProgramByName("nvcc"))
+        Nvcc = *Found;
+    if (Nvcc.empty()) {
+      P.Error = "nvcc not found (no CUDA installation, none on PATH)";
+      return P;
+    }
+    std::vector<clang::tooling::CompileCommand> Commands =
+        Compilations->getCompileCommands(File);
+    if (Commands.empty()) {
+      P.Error = "no compile command for the file";
+      return P;
+    }
+    SmallString<128> Ptx;
+    if (sys::fs::createTemporaryFile("tmemcheck-coverage", "ptx", Ptx)) {
+      P.Error = "cannot create a temporary file for the PTX";
+      return P;
+    }
+    std::vector<std::string> Cmd = nvccPtxCommand(
+        Nvcc, FileEnv
+                  .prepareParse(Commands.front().CommandLine,
+                                Commands.front().Directory, File)
+                  .Args,
+        FileEnv.gpuArch(), Ptx);
+    return collectPtxCoverage(Cmd, Commands.front().Directory, Ptx,
+                              /*TimeoutSeconds=*/900);
+  };
   auto AnalyzeOne = [&](size_t I) {
     const std::string &File = Sources[I];
     FileOutcome &O = Outcomes[I];
@@ -947,9 +1013,16 @@ int main(int argc, const char **argv) {
       // Each kernel is checked as soon as its graph is built, and the graph
       // is dropped: memory holds one kernel's graph, however many the file
       // has.
+      // --coverage-check: nvcc's PTX of the same file, before the kernels
+      // are checked (a kernel it shows unseen parts of is incomplete).
+      std::optional<PtxCoverage> Coverage;
+      if (Limits.CoverageCheck && !isPtxFile(File))
+        Coverage = ptxCoverageFor(File, *EnvFor[I]);
       auto CheckKernel = [&](KernelGraph &G) {
         auto Start = std::chrono::steady_clock::now();
         ++O.KernelCount;
+        if (Coverage)
+          applyPtxCoverage(G, *Coverage);
         O.KernelRemarks.insert(O.KernelRemarks.end(), G.Remarks.begin(),
                                G.Remarks.end());
         if (DumpEvents) {
@@ -987,6 +1060,14 @@ int main(int argc, const char **argv) {
                  ? analyzePtxFile(File, Limits.Frontend, CheckKernel)
                  : analyzeTranslationUnit(*Compilations, File, *EnvFor[I],
                                           Limits.Frontend, CheckKernel);
+      if (Coverage) {
+        if (!Coverage->Available)
+          O.TU.Remarks.push_back(
+              {SourceLoc{File, 0, 0, false},
+               "coverage check not done: " + Coverage->Error});
+        for (AnalysisRemark &R : unpairedPtxKernels(*Coverage, File))
+          O.TU.Remarks.push_back(std::move(R));
+      }
       if (CrashForTesting == File)
         LLVM_BUILTIN_TRAP;
       O.Findings = O.Sink.takeSorted();

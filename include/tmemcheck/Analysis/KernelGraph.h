@@ -215,6 +215,10 @@ struct CallWithoutBody {
 /// The whole kernel.
 struct KernelGraph {
   std::string Name;
+  /// The kernel's symbol (its Itanium-mangled name, as nvcc's PTX names the
+  /// `.entry`), to pair a kernel of the C++ front end with its PTX; empty
+  /// when unknown (a template pattern).
+  std::string Symbol;
   SourceLoc Loc;
   SourceLoc EndLoc; ///< the closing brace of the kernel body.
   std::vector<Block> Blocks;

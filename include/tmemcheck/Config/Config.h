@@ -10,6 +10,7 @@
 #ifndef TMEMCHECK_CONFIG_CONFIG_H
 #define TMEMCHECK_CONFIG_CONFIG_H
 
+#include "tmemcheck/Frontend/AnalysisRoots.h"
 #include "tmemcheck/Model/UserApiModel.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -96,6 +97,17 @@ struct Config {
   /// (`ApiModels:`); they take precedence over the built-in models and over
   /// the functions' bodies.
   std::vector<UserApiModel> ApiModels;
+  /// Entry points besides the `__global__` functions (`Roots:`): whether
+  /// unreferenced `__device__` functions that use TMEM are analysed
+  /// (`DeviceFunctions`, default true), and functions always analysed
+  /// (`Functions`).
+  std::optional<bool> DeviceFunctionRoots;
+  std::vector<std::string> RootFunctions;
+  /// Template specialisations to instantiate (`Instantiate:`).
+  std::vector<TemplateInstantiation> Instantiate;
+  /// Compare the recognised tcgen05 operations with nvcc's PTX
+  /// (`CoverageCheck:`, --coverage-check).
+  std::optional<bool> CoverageCheck;
   /// Where it was read from (empty: no file, defaults).
   std::string Path;
 };

@@ -13,6 +13,7 @@
 
 #include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Frontend/AnalysisRoots.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Model/UserApiModel.h"
 
@@ -49,6 +50,9 @@ struct FrontendLimits {
   /// The user API models of the file's config (`ApiModels:`); not owned,
   /// may be null.
   const UserApiModelTable *UserModels = nullptr;
+  /// Entry points besides `__global__` functions, and the specialisations
+  /// to instantiate (`Roots:`, `Instantiate:`).
+  AnalysisRoots Roots;
 
   /// The inlining depth actually followed.
   unsigned callDepth() const {
@@ -100,6 +104,14 @@ using KernelConsumer = llvm::function_ref<void(KernelGraph &)>;
 void buildKernelGraphs(clang::ASTContext &Ctx, const FrontendLimits &Limits,
                        TranslationUnitResult &Out,
                        KernelConsumer OnKernel = nullptr);
+
+/// The text appended to a file whose contents are \p Source for the
+/// specialisations in \p Instantiations that it names: one device function
+/// per specialisation that takes its address (so instantiates it). Empty
+/// when the file names none of them.
+std::string
+instantiationsFor(llvm::StringRef Source,
+                  const std::vector<TemplateInstantiation> &Instantiations);
 
 /// Parses \p File with its command from \p Db, adjusted by \p Env; the
 /// graphs go to \p OnKernel as in buildKernelGraphs.

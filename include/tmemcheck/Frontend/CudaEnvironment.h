@@ -32,10 +32,34 @@ struct FrontendOptions {
   std::vector<std::string> ExtraArgsBefore;
   /// Arguments removed from every command (--removed-arg).
   std::vector<std::string> RemovedArgs;
-  /// Define the arch-specific macros nvcc defines and Clang does not
-  /// (`__CUDA_ARCH_SPECIFIC__`, `__CUDA_ARCH_FAMILY_SPECIFIC__`; rules §7):
-  /// the "nvcc" compat profile. False: Clang's own macros only.
-  bool NvccArchMacros = true;
+  /// The "nvcc" compat profile (lib/Frontend/Clang/NvccProfile.cpp): nvcc's
+  /// predefined macros that Clang lacks (the arch-specific ones, rules §7, and
+  /// the CUDA version), the headers nvcc pre-includes and the language
+  /// extensions it accepts. False (the "clang" profile): Clang's CUDA mode as
+  /// it is.
+  bool NvccProfile = true;
+};
+
+/// The version of the CUDA toolkit whose nvcc the parse imitates
+/// (`__CUDACC_VER_MAJOR__`, `__CUDACC_VER_MINOR__`, `__CUDACC_VER_BUILD__`).
+struct CudaVersion {
+  /// Used without a CUDA installation, or when its version cannot be read:
+  /// CUDA 13.0 (V13.0.88), the first toolkit with the tcgen05 headers the
+  /// corpus needs, and the one tmemcheck is tested with.
+  static constexpr unsigned DefaultMajor = 13, DefaultMinor = 0,
+                            DefaultBuild = 88;
+  unsigned Major = DefaultMajor, Minor = DefaultMinor, Build = DefaultBuild;
+  /// Where it was read from: "version.json", "nvcc --version", "cuda.h",
+  /// or "default".
+  std::string Source = "default";
+
+  /// Reads the version of the installation at \p CudaPath: its
+  /// version.json, else `bin/nvcc --version`, else CUDA_VERSION in
+  /// include/cuda.h (build 0); the default when all fail or the path is
+  /// empty.
+  static CudaVersion detect(llvm::StringRef CudaPath);
+  /// Parses "13.0.88" (version.json) or "... V13.0.88" (nvcc --version).
+  static std::optional<CudaVersion> parse(llvm::StringRef Text);
 };
 
 /// The Clang command that parses one file, made from its compile command.
@@ -64,16 +88,19 @@ public:
   /// Empty when no CUDA installation was found (stub headers are used).
   const std::string &cudaPath() const { return CudaPath; }
   const std::string &gpuArch() const { return GpuArch; }
+  /// The CUDA version whose nvcc macros the nvcc profile defines.
+  const CudaVersion &cudaVersion() const { return Version; }
+  bool nvccProfile() const { return NvccProfile; }
 
   /// This environment for the files of one configuration (its `Compat:`):
   /// another target when \p Arch is set, the nvcc arch macros on or off
-  /// when \p NvccMacros is set, and \p ArgsBefore added before the
+  /// when \p NvccProfile is set, and \p ArgsBefore added before the
   /// environment's own extra arguments (so that --extra-arg wins). Fails,
   /// setting \p Error, for a target without tcgen05.
   /// \p ExtraBefore and \p Removed (the config's ExtraArgsBefore and
   /// RemovedArgs) join the environment's own.
   std::optional<CudaEnvironment>
-  withCompat(std::optional<std::string> Arch, std::optional<bool> NvccMacros,
+  withCompat(std::optional<std::string> Arch, std::optional<bool> NvccProfile,
              const std::vector<std::string> &ArgsBefore, std::string &Error,
              const std::vector<std::string> &ExtraBefore = {},
              const std::vector<std::string> &Removed = {}) const;
@@ -87,9 +114,25 @@ public:
                             llvm::StringRef Directory,
                             llvm::StringRef File) const;
 
+  /// The macros of the nvcc profile (NvccProfile.cpp) for a parse for
+  /// \p GpuArch, none for the clang profile. \p Command is the user's, to
+  /// leave macros it defines alone.
+  std::vector<std::string>
+  nvccProfileArguments(const std::vector<std::string> &Command,
+                       llvm::StringRef GpuArch) const;
+  /// The rest of the nvcc profile, after the CUDA (or stub) headers: the
+  /// language extensions and the pre-included header.
+  std::vector<std::string> nvccProfileHeaderArguments() const;
+
   /// The embedded stub header used when no CUDA installation is present.
   static llvm::StringRef stubHeaderName();
   static llvm::StringRef stubHeaderContents();
+  /// Further files of the embedded header set, (path, contents): the
+  /// nvcc profile's pre-included header, and stand-ins for the CUDA headers
+  /// it includes (`crt/sm_100_rt.h`) when no installation is present. Map
+  /// them all into the parse's file system, whichever headers are used.
+  static std::vector<std::pair<llvm::StringRef, llvm::StringRef>>
+  embeddedHeaders();
 
   /// True if \p Arch has tcgen05 (rules §0: sm_100a/f, sm_103a/f,
   /// sm_110a/f, sm_101a/f, sm_107a/f).
@@ -103,7 +146,8 @@ private:
   std::vector<std::string> ExtraArgs;
   std::vector<std::string> ExtraArgsBefore;
   std::vector<std::string> RemovedArgs;
-  bool NvccArchMacros = true;
+  bool NvccProfile = true;
+  CudaVersion Version;
 };
 
 } // namespace tmemcheck

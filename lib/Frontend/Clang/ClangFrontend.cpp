@@ -17,6 +17,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -80,11 +81,29 @@ private:
   std::vector<tooling::CompileCommand> Commands;
 };
 
+/// The prefix of the functions analyzeTranslationUnit appends to take the
+/// address of a configured specialisation (`Instantiate:`); they are not
+/// callers, so their references do not make a function referenced.
+constexpr llvm::StringLiteral InstantiationHelperPrefix =
+    "__tmemcheck_instantiate_";
+
+/// The function whose references count for \p FD: its template pattern for
+/// an instantiation, so that a call of `task<128>` and a dependent call of
+/// `task<N>` both mark the template referenced.
+const FunctionDecl *referenceKey(const FunctionDecl *FD) {
+  if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
+    FD = P;
+  return FD->getCanonicalDecl();
+}
+
 /// Finds the kernels of a TU: instantiated kernels as they are, kernel
-/// templates without instantiations as patterns.
+/// templates without instantiations as patterns, and the candidates for
+/// `__device__` entry points (AnalysisRoots) with the functions that
+/// something references.
 class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
 public:
-  explicit KernelFinder(const SourceManager &SM) : SM(SM) {}
+  KernelFinder(const SourceManager &SM, const AnalysisRoots &Roots)
+      : SM(SM), Roots(Roots) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   /// System headers (the CUDA runtime, CCCL) hold no kernels to check;
@@ -94,20 +113,51 @@ public:
     if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
         SM.isInSystemHeader(D->getLocation()))
       return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Enclosing.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Enclosing.pop_back();
+    return Result;
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody())
+    if (!FD->doesThisDeclarationHaveABody())
       return true;
+    if (!FD->hasAttr<CUDAGlobalAttr>()) {
+      noteDeviceCandidate(FD);
+      return true;
+    }
     if (FD->isDependentContext()) {
       const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate();
       bool HasInstances = T && !T->specializations().empty();
       if (!HasInstances)
-        Kernels.push_back({FD, /*IsPattern=*/true});
+        Kernels.push_back({FD, /*IsPattern=*/true, /*DeviceRoot=*/false});
       return true;
     }
-    Kernels.push_back({FD, /*IsPattern=*/false});
+    Kernels.push_back({FD, /*IsPattern=*/false, /*DeviceRoot=*/false});
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
+      noteReference(FD);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(E->getMemberDecl()))
+      noteReference(FD);
+    return true;
+  }
+  bool VisitOverloadExpr(OverloadExpr *E) {
+    for (const NamedDecl *D : E->decls()) {
+      D = D->getUnderlyingDecl();
+      if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+        noteReference(T->getTemplatedDecl());
+      else if (const auto *FD = dyn_cast<FunctionDecl>(D))
+        noteReference(FD);
+    }
     return true;
   }
 
@@ -125,13 +175,94 @@ public:
     return true;
   }
 
-  std::vector<std::pair<const FunctionDecl *, bool>> Kernels;
+  /// Adds the device functions that are entry points (AnalysisRoots) to
+  /// Kernels, once the whole TU has been walked. Whether one uses TMEM is
+  /// known only from its graph: buildKernelGraphs drops those that do not.
+  void addDeviceRoots() {
+    for (auto [FD, IsPattern] : DeviceCandidates) {
+      std::string Name = FD->getQualifiedNameAsString();
+      bool Listed = llvm::is_contained(Roots.Functions, Name);
+      if (!Listed) {
+        if (!Roots.UnreferencedDeviceFunctions ||
+            Referenced.count(referenceKey(FD)) ||
+            !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+          continue;
+      }
+      Kernels.push_back({FD, IsPattern, /*DeviceRoot=*/true, Listed});
+    }
+  }
+
+  struct Entry {
+    const FunctionDecl *FD;
+    bool IsPattern;
+    bool DeviceRoot;
+    bool Listed = false; ///< named in Roots: Functions.
+  };
+  std::vector<Entry> Kernels;
   std::vector<const CallExpr *> NullaryCalls;
   unsigned Tcgen05 = 0;
 
 private:
+  void noteDeviceCandidate(const FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDADeviceAttr>() || FD->isImplicit() ||
+        isa<CXXConstructorDecl>(FD) || isa<CXXDestructorDecl>(FD) ||
+        FD->isOverloadedOperator() || FD->getDeclName().isEmpty() ||
+        !FD->getIdentifier())
+      return;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && MD->getParent()->isLambda())
+      return;
+    if (FD->getName().starts_with(InstantiationHelperPrefix))
+      return;
+    if (FD->isDependentContext()) {
+      // A template: a pattern only when it has no instantiation (as for
+      // kernels); an uninstantiated member of a class template is skipped.
+      const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate();
+      if (!T || !T->specializations().empty())
+        return;
+      DeviceCandidates.push_back({FD, true});
+      return;
+    }
+    DeviceCandidates.push_back({FD, false});
+  }
+
+  void noteReference(const FunctionDecl *FD) {
+    const FunctionDecl *From = Enclosing.empty() ? nullptr : Enclosing.back();
+    if (From && From->getIdentifier() &&
+        From->getName().starts_with(InstantiationHelperPrefix))
+      return;
+    const FunctionDecl *Key = referenceKey(FD);
+    if (From && referenceKey(From) == Key)
+      return; // recursion is not a caller
+    Referenced.insert(Key);
+  }
+
   const SourceManager &SM;
+  const AnalysisRoots &Roots;
+  std::vector<const FunctionDecl *> Enclosing;
+  std::vector<std::pair<const FunctionDecl *, bool>> DeviceCandidates;
+  llvm::DenseSet<const FunctionDecl *> Referenced;
 };
+
+/// True when \p G's tcgen05 operations come from at least two statements
+/// of the function itself (an asm statement, or a call it makes): a task
+/// body rather than a wrapper of one instruction, which is not an entry
+/// point even when nothing in the file calls it.
+bool usesTmemBeyondOneStatement(const KernelGraph &G) {
+  std::optional<SourceLoc> First;
+  bool Found = false;
+  G.forEachEvent([&](const Event &E) {
+    if (Found || E.K != Event::Kind::Tmem)
+      return;
+    const SourceLoc &At = E.Stack.empty() ? E.Loc : E.Stack.front().CallSite;
+    if (!First)
+      First = At;
+    else if (At.File != First->File || At.Line != First->Line ||
+             At.Column != First->Column)
+      Found = true;
+  });
+  return Found;
+}
 
 /// Builds graphs once the TU is parsed.
 class GraphConsumer : public ASTConsumer {
@@ -184,20 +315,89 @@ private:
 
 } // namespace
 
+std::string
+instantiationsFor(StringRef Source,
+                  const std::vector<TemplateInstantiation> &Instantiations) {
+  std::string Out;
+  unsigned N = 0;
+  for (const TemplateInstantiation &I : Instantiations) {
+    StringRef Name = StringRef(I.Kernel).rsplit("::").second;
+    if (Name.empty())
+      Name = I.Kernel;
+    // Only a file that declares or uses the template can instantiate it.
+    bool Named = false;
+    for (size_t Pos = Source.find(Name); Pos != StringRef::npos;
+         Pos = Source.find(Name, Pos + 1)) {
+      auto IsWord = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+      bool Before = Pos > 0 && IsWord(Source[Pos - 1]);
+      size_t End = Pos + Name.size();
+      bool After = End < Source.size() && IsWord(Source[End]);
+      // Declared or used: the name is followed by its template arguments
+      // or parameters (a comment that mentions the word is not enough).
+      size_t Next = Source.find_first_not_of(" \t\r\n", End);
+      bool Used = Next != StringRef::npos &&
+                  (Source[Next] == '<' || Source[Next] == '(');
+      if (!Before && !After && Used) {
+        Named = true;
+        break;
+      }
+    }
+    if (!Named)
+      continue;
+    // Taking the address instantiates the specialisation without spelling
+    // its parameter types; a device function may, for a __device__ task
+    // and a __global__ kernel alike.
+    Out += fmt::format("\nstatic __device__ __attribute__((unused)) void "
+                       "{}{}() {{ (void)&{}<{}>; }}",
+                       InstantiationHelperPrefix.str(), N++, I.Kernel, I.Args);
+  }
+  if (!Out.empty())
+    Out += "\n";
+  return Out;
+}
+
 void buildKernelGraphs(ASTContext &Ctx, const FrontendLimits &Limits,
                        TranslationUnitResult &Out, KernelConsumer OnKernel) {
   using Clock = std::chrono::steady_clock;
   auto Start = Clock::now();
   Clock::duration InConsumer{};
-  KernelFinder Finder(Ctx.getSourceManager());
+  KernelFinder Finder(Ctx.getSourceManager(), Limits.Roots);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Finder.addDeviceRoots();
   Out.Tcgen05Instructions += Finder.Tcgen05;
   ValueEvaluator Eval(Ctx);
   GraphBuilder Builder(Ctx, Eval, Limits);
   for (const CallExpr *CE : Finder.NullaryCalls)
     Builder.noteWaitLdSpelling(CE);
-  for (auto [FD, IsPattern] : Finder.Kernels) {
-    KernelGraph G = Builder.build(FD, IsPattern);
+  for (const KernelFinder::Entry &K : Finder.Kernels) {
+    const FunctionDecl *FD = K.FD;
+    KernelGraph G = Builder.build(FD, K.IsPattern);
+    if (K.DeviceRoot) {
+      // Only a task that uses TMEM is an entry point worth analysing; a
+      // listed one is analysed whatever it holds.
+      if (!K.Listed && !usesTmemBeyondOneStatement(G))
+        continue;
+      G.Remarks.push_back(
+          {G.Loc,
+           fmt::format("'{}' is a __device__ function {}: analysed as an entry "
+                       "point, assuming that every thread of the CTA enters it "
+                       "with the same arguments "
+                       "(Roots in .tmemcheck.yaml)",
+                       G.Name,
+                       K.Listed ? "listed in Roots: Functions"
+                                : "that uses TMEM and that nothing in this "
+                                  "translation unit calls")});
+    }
+    if (K.IsPattern)
+      G.markIncomplete(
+          G.Loc,
+          fmt::format("'{}' is a template without an instantiation in this "
+                      "translation unit: analysed as a pattern, its template "
+                      "parameters unknown and both arms of branches on them "
+                      "taken; instantiate it (an explicit instantiation, or "
+                      "`Instantiate: [{{Kernel: {}, Args: \"...\"}}]` in "
+                      ".tmemcheck.yaml) to analyse it as it runs",
+                      G.Name, FD->getQualifiedNameAsString()));
     // A wrapper the file uses spells the wait::ld fix-its.
     G.WaitLdCall = Builder.waitLdCallFor(FD);
     // tcgen05 reached through wrappers in system headers counts too.
@@ -272,9 +472,22 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
                           std::make_shared<PCHContainerOperations>(),
                           llvm::vfs::createPhysicalFileSystem());
   Tool.setPrintErrorMessage(false);
-  if (Env.cudaPath().empty())
-    Tool.mapVirtualFile(CudaEnvironment::stubHeaderName(),
-                        CudaEnvironment::stubHeaderContents());
+  for (auto [Name, Contents] : CudaEnvironment::embeddedHeaders())
+    Tool.mapVirtualFile(Name, Contents);
+  // `Instantiate:` specialisations: appended to the file itself, so that its
+  // line numbers stay as they are.
+  std::string WithInstantiations;
+  if (!Limits.Roots.Instantiations.empty())
+    if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
+      WithInstantiations =
+          instantiationsFor((*Buf)->getBuffer(), Limits.Roots.Instantiations);
+      if (!WithInstantiations.empty()) {
+        SmallString<256> Abs(File);
+        llvm::sys::fs::make_absolute(Abs);
+        WithInstantiations.insert(0, (*Buf)->getBuffer().str());
+        Tool.mapVirtualFile(Abs, WithInstantiations);
+      }
+    }
   Tool.clearArgumentsAdjusters();
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);

@@ -111,7 +111,7 @@ CudaEnvironment::detect(const FrontendOptions &Opts, std::string &Error) {
   Env.ExtraArgs = Opts.ExtraArgs;
   Env.ExtraArgsBefore = Opts.ExtraArgsBefore;
   Env.RemovedArgs = Opts.RemovedArgs;
-  Env.NvccArchMacros = Opts.NvccArchMacros;
+  Env.NvccProfile = Opts.NvccProfile;
   if (!isTcgen05Arch(Env.GpuArch)) {
     Error = notTcgen05Arch(Env.GpuArch);
     return std::nullopt;
@@ -154,11 +154,12 @@ CudaEnvironment::detect(const FrontendOptions &Opts, std::string &Error) {
   } else {
     Env.CudaPath = detectCudaPath();
   }
+  Env.Version = CudaVersion::detect(Env.CudaPath);
   return Env;
 }
 
 std::optional<CudaEnvironment> CudaEnvironment::withCompat(
-    std::optional<std::string> Arch, std::optional<bool> NvccMacros,
+    std::optional<std::string> Arch, std::optional<bool> NvccProfile,
     const std::vector<std::string> &ArgsBefore, std::string &Error,
     const std::vector<std::string> &ExtraBefore,
     const std::vector<std::string> &Removed) const {
@@ -175,8 +176,8 @@ std::optional<CudaEnvironment> CudaEnvironment::withCompat(
   Env.ExtraArgsBefore.insert(Env.ExtraArgsBefore.end(), ExtraArgsBefore.begin(),
                              ExtraArgsBefore.end());
   Env.RemovedArgs.insert(Env.RemovedArgs.end(), Removed.begin(), Removed.end());
-  if (NvccMacros)
-    Env.NvccArchMacros = *NvccMacros;
+  if (NvccProfile)
+    Env.NvccProfile = *NvccProfile;
   Env.ExtraArgs = ArgsBefore;
   Env.ExtraArgs.insert(Env.ExtraArgs.end(), ExtraArgs.begin(), ExtraArgs.end());
   return Env;
@@ -226,13 +227,9 @@ CudaEnvironment::prepareParse(const std::vector<std::string> &Command,
   Out.push_back("-Xclang");
   Out.push_back("-target-sdk-version=12.8");
   Out.push_back("-resource-dir=" + ResourceDir);
-  // nvcc defines these for arch-specific targets; Clang 22 does not
-  // (rules §7, EXP-8). CCCL and CUTLASS test them.
-  StringRef Num = StringRef(PC.GpuArch).drop_front(3).drop_back(1);
-  if (NvccArchMacros && StringRef(PC.GpuArch).ends_with("a"))
-    Out.push_back(("-D__CUDA_ARCH_SPECIFIC__=" + Num + "0").str());
-  if (NvccArchMacros)
-    Out.push_back(("-D__CUDA_ARCH_FAMILY_SPECIFIC__=" + Num + "0").str());
+  // nvcc's predefined macros (NvccProfile.cpp), for the parse's target.
+  for (std::string &A : nvccProfileArguments(Command, PC.GpuArch))
+    Out.push_back(std::move(A));
   if (!CudaPath.empty()) {
     Out.push_back("--cuda-path=" + CudaPath);
     SmallString<256> Cccl(CudaPath);
@@ -249,6 +246,10 @@ CudaEnvironment::prepareParse(const std::vector<std::string> &Command,
     Out.push_back("-include");
     Out.push_back(stubHeaderName().str());
   }
+  // nvcc's extensions and pre-included headers (NvccProfile.cpp): after
+  // the CUDA headers, before the user's arguments.
+  for (std::string &A : nvccProfileHeaderArguments())
+    Out.push_back(std::move(A));
   for (const std::string &A : ExtraArgs)
     Out.push_back(A);
   Out.push_back("-x");

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphBuilder.h"
+#include "LastIteration.h"
 
 #include "CtaIdentity.h"
 
@@ -16,6 +17,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ExprConcepts.h"
+#include "clang/AST/GlobalDecl.h"
+#include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/ConstructionContext.h"
@@ -122,6 +125,21 @@ std::string functionName(const FunctionDecl *FD) {
   PP.SuppressTagKeyword = true;
   FD->getNameForDiagnostic(OS, PP, /*Qualified=*/true);
   return Name;
+}
+
+/// The symbol nvcc gives \p FD (Itanium mangling, as the PTX `.entry`
+/// name); empty for a template pattern, which has none.
+std::string symbolOf(const FunctionDecl *FD) {
+  if (FD->isDependentContext())
+    return "";
+  std::unique_ptr<MangleContext> MC(ItaniumMangleContext::create(
+      FD->getASTContext(), FD->getASTContext().getDiagnostics()));
+  if (!MC->shouldMangleDeclName(FD))
+    return FD->getName().str();
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  MC->mangleName(GlobalDecl(FD), OS);
+  return Out;
 }
 
 /// Clang's cluster-barrier builtins: true for an arrive, false for the
@@ -252,6 +270,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   Budget.emplace(Graph, Limits.MaxKernelSeconds, Limits.MaxBlocksPerKernel,
                  Limits.MaxEventsPerKernel);
   Graph.Name = functionName(Kernel);
+  Graph.Symbol = symbolOf(Kernel);
   Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
   Graph.IsPattern = IsPattern;
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
@@ -302,11 +321,13 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
     return std::nullopt;
   std::vector<unsigned> First(C->getNumBlockIDs()), Last(C->getNumBlockIDs());
   for (const CFGBlock *B : *C)
-    First[B->getBlockID()] = G->addBlock();
+    Last[B->getBlockID()] = First[B->getBlockID()] = G->addBlock();
 
   // Translate blocks in program order (reverse post-order): values that
   // earlier code records (an object's fields) must exist when later code is
-  // evaluated. Unreachable blocks come last.
+  // evaluated. Blocks the CFG proves unreachable (the untaken arm of an `if`
+  // on a template constant or a constexpr value, code after a call that
+  // does not return) stay empty: their instructions never run.
   std::vector<const CFGBlock *> Order;
   {
     std::vector<uint8_t> Seen(C->getNumBlockIDs(), 0);
@@ -327,9 +348,6 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
       Stack.pop_back();
     }
     std::reverse(Order.begin(), Order.end());
-    for (const CFGBlock *B : *C)
-      if (!Seen[B->getBlockID()])
-        Order.push_back(B);
   }
   for (const CFGBlock *B : Order) {
     unsigned Cur = First[B->getBlockID()];
@@ -399,8 +417,32 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
     for (const CFGBlock::AdjacentBlock &Succ : B->succs())
       if (const CFGBlock *S = Succ.getReachableBlock())
         G->addEdge(Last[B->getBlockID()], First[S->getBlockID()]);
+  peelLastIterations(*C, FD, First, Last);
   return Span{First[C->getEntry().getBlockID()],
               First[C->getExit().getBlockID()]};
+}
+
+void GraphBuilder::peelLastIterations(const CFG &C, const FunctionDecl *FD,
+                                      const std::vector<unsigned> &First,
+                                      const std::vector<unsigned> &Last) {
+  for (const CFGBlock *B : C) {
+    const auto *If = dyn_cast_or_null<IfStmt>(B->getTerminatorStmt());
+    if (!If || B->succ_size() != 2 || !B->succ_begin()->getReachableBlock())
+      continue;
+    std::optional<LastIterationTest> T = findLastIterationTest(*If, *FD, Ctx);
+    if (!T)
+      continue;
+    for (const CFGBlock *H : C) {
+      if (H->getTerminatorStmt() != T->Loop || H->succ_size() != 2)
+        continue;
+      const CFGBlock *Exit = (H->succ_begin() + 1)->getReachableBlock();
+      const CFGBlock *Then = B->succ_begin()->getReachableBlock();
+      if (Exit)
+        peelLastIteration(*G, Last[B->getBlockID()], First[Then->getBlockID()],
+                          Last[H->getBlockID()], First[Exit->getBlockID()]);
+      break;
+    }
+  }
 }
 
 unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {

@@ -72,6 +72,12 @@ private:
   std::optional<Span> buildFunction(const clang::FunctionDecl *FD,
                                     const Frame &F);
   const clang::CFG *cfgFor(const clang::FunctionDecl *FD);
+  /// Loops that wait in their last iteration (`if (i == N - 1)`): the
+  /// graph of one inlined instance is rewritten so that they leave only
+  /// through that arm (LastIteration.h).
+  void peelLastIterations(const clang::CFG &C, const clang::FunctionDecl *FD,
+                          const std::vector<unsigned> &First,
+                          const std::vector<unsigned> &Last);
 
   /// Appends the events of one CFG element; may end the current block
   /// (inlined call) and return the new current block.

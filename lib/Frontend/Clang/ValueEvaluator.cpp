@@ -1002,9 +1002,11 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       auto It = F.Args.find(P);
       if (It != F.Args.end() && F.Parent)
         return evaluateImpl(It->second, *F.Parent, Depth + 1);
-      if (!F.Parent && F.Function && F.Function->hasAttr<CUDAGlobalAttr>() &&
-          !isModified(P)) {
-        AbstractValue V; // kernel parameters are the same in every thread
+      // The parameters of the entry point are the same in every thread: a
+      // kernel's, and a __device__ entry point's, which the whole CTA is
+      // assumed to enter with the same arguments (AnalysisRoots).
+      if (!F.Parent && F.Function && !isModified(P)) {
+        AbstractValue V;
         V.Uniform = Uniformity::CtaUniform;
         return V;
       }

@@ -740,6 +740,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   Budget.emplace(Graph, Limits.MaxKernelSeconds, Limits.MaxBlocksPerKernel,
                  Limits.MaxEventsPerKernel);
   Graph.Name = displayName(Fn.Name, /*IsFunction=*/true);
+  Graph.Symbol = Fn.Name;
   Graph.Loc = Map.functionLoc(Fn);
   Graph.EndLoc = Map.ptxLoc(Fn.CloseBrace.Offset);
   if (Fn.MinCtasPerSm) {
