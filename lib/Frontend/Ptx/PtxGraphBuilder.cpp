@@ -6,6 +6,7 @@
 
 #include "PtxGraphBuilder.h"
 
+#include "tmemcheck/Analysis/AllocBase.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
 
 #include "tmemcheck/Analysis/ControlDependence.h"
@@ -713,6 +714,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   } else {
     Graph.Entry = S->Entry;
     refineLaneSplits(Graph);
+    resolveConstantAddressesFromAllocBase(Graph);
     Graph.noteCallsWithoutBody(CallsWithoutBody);
   }
   BranchThreads.clear();
