@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 nvcc="${NVCC:-/usr/local/cuda/bin/nvcc}"
-for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands; do
+for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands widening; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
     -o "$src.ptx"
 done
