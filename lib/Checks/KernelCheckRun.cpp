@@ -23,9 +23,13 @@ runKernelChecks(AnalysisContext &Ctx,
   }
   if (AlsoCompute && !Budget.exhausted())
     AlsoCompute(Ctx);
+  const KernelGraph &G = Ctx.graph();
+  Result.Verdict = verdictOf(G);
   if (Budget.exhausted()) {
-    const KernelGraph &G = Ctx.graph();
     Result.BudgetRemark = AnalysisRemark{G.Loc, Budget.remark(G.Name)};
+    Result.BudgetRemark->MakesIncomplete = true;
+    Result.Verdict.Reasons.push_back(
+        {Result.BudgetRemark->Loc, Result.BudgetRemark->Message});
     return Result;
   }
   Result.Findings = Sink.takeSorted();

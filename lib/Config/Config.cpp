@@ -222,6 +222,7 @@ template <> struct MappingTraits<tmemcheck::Config> {
     IO.mapOptional("MaxLoopIterations", C.MaxLoopIterations);
     IO.mapOptional("CheckSeverity", C.CheckSeverity);
     IO.mapOptional("AssumeCtasPerSm", C.AssumeCtasPerSm);
+    IO.mapOptional("RequireComplete", C.RequireComplete);
     IO.mapOptional("Compat", C.Compat);
     IO.mapOptional("ApiModels", C.ApiModels);
   }

@@ -94,7 +94,8 @@ StringRef sarifLevel(Severity S) {
 
 } // namespace
 
-void writeJsonReport(raw_ostream &OS, const std::vector<Finding> &Findings) {
+void writeJsonReport(raw_ostream &OS, const std::vector<Finding> &Findings,
+                     const std::vector<KernelVerdict> &Verdicts) {
   json::Array Out;
   for (const Finding &F : Findings) {
     json::Array Notes;
@@ -119,7 +120,26 @@ void writeJsonReport(raw_ostream &OS, const std::vector<Finding> &Findings) {
                                {"notes", std::move(Notes)},
                                {"fixes", std::move(Fixes)}});
   }
-  OS << formatv("{0:2}", json::Value(std::move(Out))) << '\n';
+  json::Array Kernels;
+  for (const KernelVerdict &V : Verdicts) {
+    json::Array Reasons;
+    for (const IncompleteReason &R : V.Reasons)
+      Reasons.push_back(json::Object{{"file", R.Loc.File},
+                                     {"line", R.Loc.Line},
+                                     {"column", R.Loc.Column},
+                                     {"message", R.Message}});
+    Kernels.push_back(json::Object{{"kernel", V.Kernel},
+                                   {"file", V.Loc.File},
+                                   {"line", V.Loc.Line},
+                                   {"verdict", verdictName(V.kind())},
+                                   {"findings", V.ReportedFindings},
+                                   {"reasons", std::move(Reasons)}});
+  }
+  OS << formatv("{0:2}",
+                json::Value(json::Object{{"version", 2},
+                                         {"findings", std::move(Out)},
+                                         {"kernels", std::move(Kernels)}}))
+     << '\n';
 }
 
 void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
@@ -153,9 +173,8 @@ void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
         {"ruleId", F.CheckName},
         {"level", sarifLevel(F.Level)},
         {"message", json::Object{{"text", F.Message}}},
-        {"locations",
-         json::Array{json::Object{{"physicalLocation",
-                                   physicalLocation(F.Loc)}}}},
+        {"locations", json::Array{json::Object{
+                          {"physicalLocation", physicalLocation(F.Loc)}}}},
         {"relatedLocations", std::move(Related)}};
     if (auto It = RuleIndex.find(F.CheckName); It != RuleIndex.end())
       R["ruleIndex"] = It->second;

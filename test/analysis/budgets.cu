@@ -1,5 +1,5 @@
-// RUN: %tmemcheck-bin --no-cuda --no-snippets --max-call-depth=1 %s 2>&1 | FileCheck %s --check-prefix=DEPTH
-// RUN: %tmemcheck-bin --no-cuda --no-snippets --max-events=3 %s 2>&1 | FileCheck %s --check-prefix=EVENTS
+// RUN: not %tmemcheck-bin --no-cuda --no-snippets --max-call-depth=1 %s 2>&1 | FileCheck %s --check-prefix=DEPTH
+// RUN: not %tmemcheck-bin --no-cuda --no-snippets --max-events=3 %s 2>&1 | FileCheck %s --check-prefix=EVENTS
 //
 // Budgets end the analysis of a kernel with a remark naming the kernel and
 // the budget, never silently; what could not be seen is not reported on

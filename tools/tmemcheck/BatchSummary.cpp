@@ -15,10 +15,31 @@ void BatchSummary::addFinding(const Finding &F) {
   ++ByCheck[F.CheckName];
 }
 
+void BatchSummary::addVerdict(const KernelVerdict &V, bool Gates) {
+  switch (V.kind()) {
+  case VerdictKind::Clean:
+    ++Clean;
+    return;
+  case VerdictKind::Findings:
+    ++WithFindings;
+    return;
+  case VerdictKind::Incomplete:
+    GatingIncomplete += Gates;
+    Incomplete.push_back(fmt::format(
+        "{}:{}: kernel '{}'{}: {}", V.Loc.File, V.Loc.Line, V.Kernel,
+        Gates ? "" : " (accepted: RequireComplete is false)",
+        V.Reasons.front().Message));
+    return;
+  }
+}
+
 void BatchSummary::printClosingLine(llvm::raw_ostream &OS) const {
   OS << fmt::format("tmemcheck: {} file(s), {} kernel(s): {} error(s), {} "
-                    "warning(s)\n",
+                    "warning(s)",
                     Files, Kernels, Errors, Warnings);
+  if (!Incomplete.empty())
+    OS << fmt::format("; {} kernel(s) incomplete", Incomplete.size());
+  OS << '\n';
 }
 
 void BatchSummary::printSummary(llvm::raw_ostream &OS,
@@ -26,7 +47,9 @@ void BatchSummary::printSummary(llvm::raw_ostream &OS,
   OS << "tmemcheck: summary\n";
   OS << fmt::format("  files:    {} ({} analysed, {} failed)\n", Files,
                     Files - Failed.size(), Failed.size());
-  OS << fmt::format("  kernels:  {}\n", Kernels);
+  OS << fmt::format("  kernels:  {} ({} clean, {} with findings, {} "
+                    "incomplete)\n",
+                    Kernels, Clean, WithFindings, Incomplete.size());
   OS << fmt::format("  findings: {} ({} error(s), {} warning(s))\n",
                     Errors + Warnings, Errors, Warnings);
   for (const auto &[Check, Count] : ByCheck)
@@ -35,6 +58,11 @@ void BatchSummary::printSummary(llvm::raw_ostream &OS,
     OS << "  failed files:\n";
     for (const auto &[File, Reason] : Failed)
       OS << fmt::format("    {}: {}\n", File, Reason);
+  }
+  if (!Incomplete.empty()) {
+    OS << "  incomplete kernels (not analysed in full, so not clean):\n";
+    for (const std::string &K : Incomplete)
+      OS << "    " << K << '\n';
   }
   if (UsesBaseline)
     OS << fmt::format("  suppressed by baseline: {}\n", BaselineSuppressed);

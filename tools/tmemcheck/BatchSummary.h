@@ -10,6 +10,7 @@
 #ifndef TMEMCHECK_TOOLS_BATCHSUMMARY_H
 #define TMEMCHECK_TOOLS_BATCHSUMMARY_H
 
+#include "tmemcheck/Checks/KernelVerdict.h"
 #include "tmemcheck/Report/Finding.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -34,6 +35,9 @@ public:
   }
   /// A finding that is reported (after NOLINT and the baseline).
   void addFinding(const Finding &F);
+  /// The verdict of one kernel; \p Gates is false when the kernel's
+  /// configuration accepts it incomplete (RequireComplete: false).
+  void addVerdict(const KernelVerdict &V, bool Gates);
   void setBaselineSuppressed(unsigned N) {
     BaselineSuppressed = N;
     UsesBaseline = true;
@@ -41,8 +45,12 @@ public:
 
   unsigned errors() const { return Errors; }
   unsigned warnings() const { return Warnings; }
+  /// Incomplete kernels whose configuration requires complete analysis:
+  /// they keep the run from exiting 0.
+  unsigned gatingIncomplete() const { return GatingIncomplete; }
 
-  /// `tmemcheck: F file(s), K kernel(s): E error(s), W warning(s)`.
+  /// `tmemcheck: F file(s), K kernel(s): E error(s), W warning(s)`, then
+  /// `; N kernel(s) incomplete` when some were.
   void printClosingLine(llvm::raw_ostream &OS) const;
   /// The table, then the closing line.
   void printSummary(llvm::raw_ostream &OS, double WallSeconds) const;
@@ -50,6 +58,9 @@ public:
 private:
   unsigned Files = 0, Kernels = 0, Errors = 0, Warnings = 0;
   unsigned BaselineSuppressed = 0;
+  unsigned Clean = 0, WithFindings = 0, GatingIncomplete = 0;
+  /// Incomplete kernels: "file:line: kernel 'k': first reason".
+  std::vector<std::string> Incomplete;
   bool UsesBaseline = false;
   std::map<std::string, unsigned> ByCheck;
   std::vector<std::pair<std::string, std::string>> Failed;

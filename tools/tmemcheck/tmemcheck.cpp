@@ -113,6 +113,14 @@ cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("Event budget per kernel (default "
                                      "500000)"),
                             cl::init(500000), cl::cat(Category));
+cl::opt<bool> RequireComplete(
+    "require-complete",
+    cl::desc("A kernel that could not be analysed in full (a budget, a call "
+             "without a body, tcgen05 text that could not be read, values "
+             "that did not settle) keeps the run from exiting 0 (default "
+             "true: exit 0 means every kernel was analysed and is clean); "
+             "--require-complete=false lists such kernels but accepts them"),
+    cl::init(true), cl::cat(Category));
 cl::opt<unsigned> AssumeCtasPerSm(
     "assume-ctas-per-sm",
     cl::desc("Launch assumption: this many CTAs of each kernel resident on "
@@ -478,6 +486,8 @@ int main(int argc, const char **argv) {
       Effective.MaxLoopIterations = MaxLoopIterations;
     if (AssumeCtasPerSm.getNumOccurrences())
       Effective.AssumeCtasPerSm = AssumeCtasPerSm;
+    if (RequireComplete.getNumOccurrences())
+      Effective.RequireComplete = RequireComplete;
     if (GpuArch.getNumOccurrences()) {
       if (!Effective.Compat)
         Effective.Compat.emplace();
@@ -631,6 +641,8 @@ int main(int argc, const char **argv) {
     FrontendLimits Frontend;
     AnalysisLimits Analysis;
     unsigned AssumedCtasPerSm = 0; ///< the launch assumption, 0: none
+    /// An incomplete kernel keeps the run from exiting 0.
+    bool RequireComplete = true;
   };
   auto LimitsOf = [](const Config &C) {
     auto Pick = [](const auto &Flag, const auto &FromConfig) {
@@ -645,6 +657,7 @@ int main(int argc, const char **argv) {
     L.Analysis.MaxLoopIterations = Pick(MaxLoopIterations, C.MaxLoopIterations);
     L.Frontend.MaxKernelSeconds = L.Analysis.MaxKernelSeconds;
     L.AssumedCtasPerSm = Pick(AssumeCtasPerSm, C.AssumeCtasPerSm);
+    L.RequireComplete = Pick(RequireComplete, C.RequireComplete);
     return L;
   };
 
@@ -653,6 +666,7 @@ int main(int argc, const char **argv) {
   std::vector<Finding> AllFindings; // for --format=json/sarif, fix-its
   const bool KeepFindings =
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
+  std::vector<KernelVerdict> AllVerdicts; // for --format=json
   llvm::json::Array AllReports;      // for --report=json
   std::vector<KernelReport> HtmlReports; // for --report=html
   bool ToolFailed = false;
@@ -673,6 +687,8 @@ int main(int argc, const char **argv) {
     std::vector<KernelReport> Reports;
     /// The kernels' remarks (budgets, patterns), in kernel order.
     std::vector<AnalysisRemark> KernelRemarks;
+    /// One per kernel, in kernel order; findings are counted in later.
+    std::vector<KernelVerdict> Verdicts;
     unsigned KernelCount = 0;
     std::string EventDump; ///< --dump-events
     double ChecksSeconds = 0;
@@ -780,6 +796,7 @@ int main(int argc, const char **argv) {
               if (Report != ReportKind::None && usesTmem(A.graph()))
                 KR = buildResourceReport(A);
             });
+        O.Verdicts.push_back(std::move(R.Verdict));
         if (R.BudgetRemark) {
           O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
         } else {
@@ -863,9 +880,11 @@ int main(int argc, const char **argv) {
           "{:.4f} s, {} kernel(s)\n",
           File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
           TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
+    std::map<std::string, unsigned> ReportedByKernel;
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
+      ++ReportedByKernel[F.Kernel];
       if (auto It = SeverityFor[I].find(F.CheckName);
           It != SeverityFor[I].end())
         F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
@@ -876,6 +895,14 @@ int main(int argc, const char **argv) {
         Printer.print(F);
       if (KeepFindings)
         AllFindings.push_back(std::move(F));
+    }
+    for (KernelVerdict &V : O.Verdicts) {
+      if (auto It = ReportedByKernel.find(V.Kernel);
+          It != ReportedByKernel.end())
+        V.ReportedFindings = It->second;
+      Totals.addVerdict(V, LimitsFor[I].RequireComplete);
+      if (Format == OutputFormat::Json)
+        AllVerdicts.push_back(std::move(V));
     }
     for (KernelReport &KR : O.Reports) {
       if (Report == ReportKind::Text)
@@ -893,7 +920,7 @@ int main(int argc, const char **argv) {
     }
   }
   if (Format == OutputFormat::Json)
-    writeJsonReport(outs(), AllFindings);
+    writeJsonReport(outs(), AllFindings, AllVerdicts);
   else if (Format == OutputFormat::Sarif) {
     // Code scanning matches alerts across runs by these fingerprints, the
     // same ones a baseline holds (relative to the working directory).
@@ -945,5 +972,16 @@ int main(int argc, const char **argv) {
     Totals.printClosingLine(errs());
   if (ToolFailed)
     return ExitToolError;
-  return Totals.errors() + Totals.warnings() ? ExitFindings : ExitClean;
+  if (!Quiet && Totals.gatingIncomplete() &&
+      !(Totals.errors() + Totals.warnings()))
+    errs() << fmt::format(
+        "tmemcheck: exit status 1: {} kernel(s) could not be analysed in "
+        "full, so the run is not clean (the remarks say what was not seen; "
+        "--require-complete=false or RequireComplete: false accepts them)\n",
+        Totals.gatingIncomplete());
+  // Exit 0 means analysed and clean: no finding, and no kernel that could
+  // not be seen in full unless its configuration accepts that.
+  return Totals.errors() + Totals.warnings() + Totals.gatingIncomplete()
+             ? ExitFindings
+             : ExitClean;
 }

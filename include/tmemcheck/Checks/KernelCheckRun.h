@@ -13,6 +13,7 @@
 
 #include "tmemcheck/Analysis/AnalysisContext.h"
 #include "tmemcheck/Checks/Check.h"
+#include "tmemcheck/Checks/KernelVerdict.h"
 #include "tmemcheck/Report/Finding.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -30,6 +31,9 @@ struct KernelCheckResult {
   std::vector<Finding> Findings;
   /// Set when the kernel's budget ran out (KernelBudget::remark).
   std::optional<AnalysisRemark> BudgetRemark;
+  /// Incomplete when the graph says so or the budget ran out; the driver
+  /// counts the findings it reports into it.
+  KernelVerdict Verdict;
 };
 
 /// Runs \p Checks on the kernel of \p Ctx. \p AlsoCompute, when given, runs

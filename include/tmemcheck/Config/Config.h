@@ -79,6 +79,9 @@ struct Config {
   /// one SM at once, for kernels without a `__launch_bounds__` min-blocks
   /// value.
   std::optional<unsigned> AssumeCtasPerSm;
+  /// Whether a kernel that could not be analysed in full keeps the run from
+  /// exiting 0 (--require-complete; default true).
+  std::optional<bool> RequireComplete;
   /// How the files are parsed (`Compat:`); flags given on the command line
   /// (--gpu-arch, --extra-arg) win.
   std::optional<CompatSettings> Compat;

@@ -10,6 +10,7 @@
 #define TMEMCHECK_REPORT_MACHINEREPORTS_H
 
 #include "tmemcheck/Checks/Check.h"
+#include "tmemcheck/Checks/KernelVerdict.h"
 #include "tmemcheck/Report/Finding.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -18,11 +19,17 @@
 
 namespace tmemcheck {
 
-/// `[{"check", "severity", "file", "line", "column", "message", "kernel",
-/// "notes": [{"file", "line", "column", "message"}],
-/// "fixes": [{"file", "offset", "length", "replacement"}]}]`.
+/// The findings and the kernel verdicts as one JSON object (format 2):
+/// `{"version": 2,
+///   "findings": [{"check", "severity", "file", "line", "column", "message",
+///                 "kernel", "notes": [{"file", "line", "column", "message"}],
+///                 "fixes": [{"file", "offset", "length", "replacement"}]}],
+///   "kernels": [{"kernel", "file", "line", "verdict", "findings",
+///                "reasons": [{"file", "line", "column", "message"}]}]}`,
+/// where verdict is "clean", "findings" or "incomplete".
 void writeJsonReport(llvm::raw_ostream &OS,
-                     const std::vector<Finding> &Findings);
+                     const std::vector<Finding> &Findings,
+                     const std::vector<KernelVerdict> &Verdicts);
 
 /// A SARIF 2.1.0 log with one run: the rules of \p Rules (check name, help
 /// text, docs page) and one result per finding, notes as related locations,
