@@ -71,6 +71,14 @@ const std::vector<CheckInfo> &CheckRegistry::all() {
       {"tmem-layout-overlap", Severity::Error, /*Strict=*/false,
        "scale-factor columns of a block-scaled mma overlap an accumulator",
        createLayoutOverlapCheck},
+      {"tmem-shared-access", Severity::Error, /*Strict=*/false,
+       "a TMEM address used as a shared-memory address or pointer, or a "
+       "slot's shared-memory address used as a TMEM address",
+       createSharedAccessCheck},
+      {"tmem-divergent-barrier", Severity::Error, /*Strict=*/false,
+       "an aligned barrier (bar.sync, __syncthreads) reached by its threads "
+       "at different instructions",
+       createDivergentBarrierCheck},
       {"tmem-missing-fence", Severity::Warning, /*Strict=*/true,
        "thread sync without tcgen05.fence::before/after_thread_sync around "
        "tcgen05 hand-offs",

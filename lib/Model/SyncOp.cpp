@@ -28,6 +28,7 @@ int firstAddressOperand(const ptx::Instruction &I) {
 SyncOp namedBarrier(const ptx::Instruction &I, SyncOpKind Kind) {
   SyncOp S;
   S.Kind = Kind;
+  S.Aligned = I.base() == "bar" || I.hasPart("aligned");
   if (!I.Operands.empty())
     S.BarrierIdOperand = 0;
   if (I.Operands.size() > 1)

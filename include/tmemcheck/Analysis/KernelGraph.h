@@ -12,6 +12,7 @@
 
 #include "tmemcheck/Analysis/SourceLoc.h"
 #include "tmemcheck/Analysis/Value.h"
+#include "tmemcheck/Model/SharedAccess.h"
 #include "tmemcheck/Model/TmemOp.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -90,6 +91,11 @@ struct Event {
     OpaqueCall,   ///< a call that could not be followed (no body, a
                   ///< dependent call in a template pattern, the depth
                   ///< bound): it may do anything to TMEM.
+    SharedAccess, ///< a shared-memory or generic address operand (ld/st/
+                  ///< atom .shared, ldmatrix, cp.async*, cvta.shared, a
+                  ///< pointer dereference; Shared is set) that holds a
+                  ///< TMEM address. Front ends record only those (rules
+                  ///< M3): the graph is not a model of shared memory.
   };
 
   Kind K = Kind::Tmem;
@@ -99,6 +105,7 @@ struct Event {
 
   std::optional<TmemOp> Op;
   std::optional<SyncOp> Sync;
+  std::optional<SharedAccessOp> Shared;
   std::string Opcode;                 ///< instruction as written.
   std::vector<OperandValue> Operands; ///< parallel to the instruction's.
 

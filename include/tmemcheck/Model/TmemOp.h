@@ -187,6 +187,12 @@ struct SyncOp {
   /// Added: ClusterBarrier only — true for barrier.cluster.arrive, false for
   /// barrier.cluster.wait.
   bool IsArrive = false;
+  /// BarrierSync / BarrierArrive: the aligned form, which every thread it
+  /// synchronises must reach at the same instruction (PTX ISA "bar,
+  /// barrier": `bar{.cta}.sync` is `barrier{.cta}.sync.aligned`;
+  /// `__syncthreads()` compiles to `bar.sync 0`). Plain `barrier.sync` is
+  /// not aligned.
+  bool Aligned = false;
 };
 
 /// Decodes a synchronisation instruction; std::nullopt for anything else.

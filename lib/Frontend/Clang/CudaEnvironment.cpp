@@ -376,6 +376,9 @@ static __device__ __forceinline__ size_t __cvta_generic_to_shared(const void *p)
   asm("cvta.to.shared.u64 %0, %1;" : "=l"(r) : "l"(p));
   return r;
 }
+static __device__ __forceinline__ void *__cvta_shared_to_generic(size_t a) {
+  return (void *)a;
+}
 static __device__ __forceinline__ float __uint_as_float(unsigned x) {
   return __builtin_bit_cast(float, x);
 }

@@ -89,6 +89,23 @@ private:
 
 namespace {
 
+/// True if \p E is a pointer converted from an integer (`(float *)taddr`,
+/// `reinterpret_cast<uint32_t *>(x)`), directly or as the initialiser of
+/// the local pointer variable it names.
+bool madeFromInteger(const Expr *E, unsigned Depth = 0) {
+  for (E = E->IgnoreParens(); const auto *CE = dyn_cast<CastExpr>(E);
+       E = CE->getSubExpr()->IgnoreParens())
+    if (CE->getCastKind() == CK_IntegralToPointer)
+      return true;
+  if (Depth > 0)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->getInit())
+      return madeFromInteger(VD->getInit(), Depth + 1);
+  return false;
+}
+
 std::string functionName(const FunctionDecl *FD) {
   std::string Name;
   llvm::raw_string_ostream OS(Name);
@@ -373,10 +390,21 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     }
     if (addTileLangLoad(Callee, CE, Cur, F))
       return Cur;
+    // The generic address of a shared-memory location: not followed (its
+    // body, if any, is an address conversion), but its argument must be a
+    // shared-memory address.
+    if (Callee->getIdentifier() &&
+        Callee->getName() == "__cvta_shared_to_generic" &&
+        CE->getNumArgs() == 1) {
+      addPointerUse(CE->getArg(0), "__cvta_shared_to_generic",
+                    CE->getBeginLoc(), CE, Cur, F);
+      return Cur;
+    }
     if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
       Event E;
       E.K = Event::Kind::Sync;
       E.Sync = SyncOp{SyncOpKind::BarrierSync};
+      E.Sync->Aligned = true; // nvcc: bar.sync 0
       E.Opcode = "__syncthreads()";
       E.Loc = toSourceLoc(SM, CE->getBeginLoc());
       E.Stack = F.Stack;
@@ -428,6 +456,19 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
         if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
           Eval.recordField(F.ObjectKey, FD, BO->getRHS(), &F);
 
+  // A pointer made from an integer and dereferenced (`*(float *)taddr`,
+  // `((uint32_t *)taddr)[i]`, `p->x` with `p = (T *)taddr`).
+  const Expr *Deref = nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_Deref)
+    Deref = UO->getSubExpr();
+  else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+    Deref = AS->getBase();
+  else if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+    Deref = ME->getBase();
+  if (Deref && Deref->getType()->isPointerType() && madeFromInteger(Deref))
+    addPointerUse(Deref, "dereference", S->getBeginLoc(), S, Cur, F);
+
   if (isa<ReturnStmt>(S) && !F.Parent) {
     Event E;
     E.K = Event::Kind::Return;
@@ -476,6 +517,24 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     addEvent(Cur, std::move(E));
   }
   return Cur;
+}
+
+void GraphBuilder::addPointerUse(const Expr *Pointer, llvm::StringRef What,
+                                 SourceLocation Loc, const Stmt *Site,
+                                 unsigned Cur, const Frame &F) {
+  OperandValue V;
+  V.Value = Eval.evaluate(Pointer, F);
+  if (!V.Value.isTmemAddress())
+    return;
+  Event E;
+  E.K = Event::Kind::SharedAccess;
+  E.Shared = SharedAccessOp{{0}, /*Generic=*/What == "dereference"};
+  E.Opcode = What.str();
+  E.Loc = toSourceLoc(Ctx.getSourceManager(), Loc);
+  E.Stack = F.Stack;
+  E.Statement = Facts.statementOf(Site, F);
+  E.Operands.push_back(std::move(V));
+  addEvent(Cur, std::move(E));
 }
 
 std::vector<const Expr *> GraphBuilder::explicitArguments(const CallExpr *CE) {
@@ -822,10 +881,14 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
     std::optional<SyncOp> Sync;
     if (!Op)
       Sync = decodeSyncOp(I);
+    std::optional<SharedAccessOp> Shared;
     if (!Op && !Sync)
+      Shared = decodeSharedAccess(I);
+    if (!Op && !Sync && !Shared)
       continue;
     SourceLoc Loc = LocOfByte(I.OpcodeRange.Offset);
-    D.Instrs.push_back({std::move(I), std::move(Op), Sync, std::move(Loc)});
+    D.Instrs.push_back(
+        {std::move(I), std::move(Op), Sync, std::move(Loc), std::move(Shared)});
   }
   return D;
 }
@@ -851,9 +914,12 @@ void GraphBuilder::translateInstructions(
 
   for (const DecodedAsm::Instr &DI : Instrs) {
     Event E;
-    E.K = DI.Op ? Event::Kind::Tmem : Event::Kind::Sync;
+    E.K = DI.Op     ? Event::Kind::Tmem
+          : DI.Sync ? Event::Kind::Sync
+                    : Event::Kind::SharedAccess;
     E.Op = DI.Op;
     E.Sync = DI.Sync;
+    E.Shared = DI.Shared;
     E.Opcode = DI.I.Opcode;
     E.Guarded = DI.I.Pred.has_value() || ElectsInside;
     E.Loc = DI.Loc;
@@ -863,6 +929,13 @@ void GraphBuilder::translateInstructions(
       E.TripsPerTile = Trips.tripsAround(Site, F);
     for (const ptx::Operand &O : DI.I.Operands)
       E.Operands.push_back(bindOperand(O, Bound));
+    // Shared-memory accesses matter only when they use a TMEM address
+    // (Event::Kind::SharedAccess).
+    if (DI.Shared && llvm::none_of(DI.Shared->AddressOperands, [&](int K) {
+          return size_t(K) < E.Operands.size() &&
+                 E.Operands[K].Value.isTmemAddress();
+        }))
+      continue;
     // The column count of alloc/dealloc as written, for tmem-alloc-ncols's
     // fix-it: an operand's expression or an immediate in an asm template.
     if (DI.Op && (DI.Op->Kind == TmemOpKind::Alloc ||

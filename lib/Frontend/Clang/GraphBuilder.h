@@ -17,6 +17,7 @@
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Model/ApiModel.h"
+#include "tmemcheck/Model/SharedAccess.h"
 #include "tmemcheck/Model/TmemOp.h"
 #include "tmemcheck/Model/UserApiModel.h"
 #include "tmemcheck/Ptx/Instruction.h"
@@ -89,6 +90,9 @@ private:
       std::optional<TmemOp> Op;
       std::optional<SyncOp> Sync;
       SourceLoc Loc;
+      /// Not tcgen05 nor synchronisation: an instruction that takes a
+      /// shared-memory or generic address.
+      std::optional<SharedAccessOp> Shared = std::nullopt;
     };
     std::vector<Instr> Instrs;
     std::vector<const clang::Expr *> Exprs; ///< outputs, then inputs
@@ -117,6 +121,12 @@ private:
   static std::vector<const clang::Expr *>
   explicitArguments(const clang::CallExpr *CE);
   void addEvent(unsigned Block, Event E);
+  /// A SharedAccess event at \p Loc when \p Pointer, which \p What uses
+  /// as a shared-memory or generic address, holds a TMEM address (rules
+  /// M3): `__cvta_shared_to_generic(taddr)`, `*(float *)taddr`.
+  void addPointerUse(const clang::Expr *Pointer, llvm::StringRef What,
+                     clang::SourceLocation Loc, const clang::Stmt *Site,
+                     unsigned Cur, const Frame &F);
   void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
   /// Records which warp indices take each arm of `warp_idx < 4`-style tests.
   void recordWarpArms(const clang::Expr *Cond, Block &Blk, const Frame &F);

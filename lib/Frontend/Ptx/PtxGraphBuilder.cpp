@@ -10,6 +10,7 @@
 #include "tmemcheck/Analysis/OperandBinding.h"
 
 #include "tmemcheck/Analysis/ControlDependence.h"
+#include "tmemcheck/Model/SharedAccess.h"
 #include "tmemcheck/Model/TmemOp.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -478,6 +479,20 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
           E.Operands.push_back(operandValue(O, Values, F.Id));
         addEvent(Cur, std::move(E));
         continue;
+      }
+      // A TMEM address in a shared-memory or generic address operand
+      // (rules M3); the slot reads below are the correct use of the slot.
+      if (std::optional<SharedAccessOp> Shared = decodeSharedAccess(I)) {
+        bool HoldsTmem = false;
+        for (int K : Shared->AddressOperands)
+          HoldsTmem |= Values.operand(I.Operands[K]).V.isTmemAddress();
+        if (HoldsTmem) {
+          Event E = MakeEvent(Event::Kind::SharedAccess, Idx);
+          E.Shared = std::move(Shared);
+          for (const ptx::Operand &O : I.Operands)
+            E.Operands.push_back(operandValue(O, Values, F.Id));
+          addEvent(Cur, std::move(E));
+        }
       }
       if (isWordLoad(I)) {
         PtxValue A = Values.operand(I.Operands[1]);

@@ -8,6 +8,12 @@ for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands widen
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
     -o "$src.ptx"
 done
+# The kernels of the tmem-shared-access and tmem-divergent-barrier lit
+# tests, which pin the same source lines for .cu and .ptx input.
+for src in shared-access divergent-barrier; do
+  "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -ptx \
+    -lineinfo "../../checks/$src.cu" -o "$src.ptx"
+done
 # Wrappers defined in another translation unit (a -rdc build), described
 # by ApiModels in the config tests' .tmemcheck.yaml.
 "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -rdc=true \
@@ -22,3 +28,4 @@ done
 # Keep the .file paths relative: findings then name "clean.cu:12:3" on any
 # machine.
 sed -i "s|\"$PWD/|\"|" ./*.ptx
+sed -i 's|"../../checks/|"|' shared-access.ptx divergent-barrier.ptx
