@@ -66,10 +66,24 @@ private:
       return V.isTmemAddress() ? L.region(V.Slot) : nullptr;
     if (!V.isSlotAddress())
       return nullptr;
-    // `&slot + x`, x unknown, names the class of locations around the slot
-    // variable: still the slot's shared-memory address, not a TMEM one.
-    const Region *R = L.region(V.Slot);
-    return R ? R : L.region(V.SlotArray);
+    if (const Region *R = L.region(V.Slot))
+      return R;
+    // `&slot + x` or `slots + x`, x unknown, names the class of locations
+    // of the variable or array the slot is in: still a shared-memory
+    // address, never a TMEM one.
+    if (const Region *R = L.region(V.SlotArray))
+      return R;
+    if (!V.SlotArray)
+      return nullptr;
+    for (const Region &R : L.regions())
+      for (const Event *A : R.Allocs) {
+        int K = A->Op->SlotOperand;
+        if (K >= 0 && size_t(K) < A->Operands.size() &&
+            A->Operands[K].Value.isSlotAddress() &&
+            A->Operands[K].Value.SlotArray == V.SlotArray)
+          return &R;
+      }
+    return nullptr;
   }
 
   static std::string instructionName(const Event &E) {

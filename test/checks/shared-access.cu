@@ -195,3 +195,23 @@ __global__ void carved_slot_ok(float *out) {
   if (warp == 0)
     tmem_dealloc(taddr);
 }
+
+// The address of the slot's array, moved by a column offset, as the TMEM
+// address (learn-cuda's `__shared__ int tmem_addr[1]`).
+__global__ void slot_array_address_as_taddr(float *out, int n) {
+  __shared__ uint32_t slots[1];
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 0)
+    tmem_alloc(slots);
+  tmem_sync();
+  const uint32_t taddr = slots[0];
+  // CHECK: shared-access.cu:[[@LINE+5]]:7: error: tcgen05.ld's TMEM address operand is the shared-memory address of 'slots[0]', not the TMEM address tcgen05.alloc stored there (rule M3, §10 #27) [tmem-shared-access]
+  // CHECK-NEXT: shared-access.cu:{{[0-9]+}}:17: note: 'tcgen05.ld.sync.aligned.32x32b.x1.b32' is issued here, inside 'tmem_ld'
+  // CHECK-NEXT: shared-access.cu:[[@LINE+3]]:7: note: read the slot ('slots[0]' in C++, ld.shared.b32 of its address in PTX) and pass that value
+  // CHECK-NEXT: shared-access.cu:[[@LINE-6]]:5: note: tcgen05.alloc writes the TMEM address into 'slots[0]' here
+  out[threadIdx.x] = __uint_as_float(
+      tmem_ld((uint32_t)__cvta_generic_to_shared(slots) + 8 * n));
+  tmem_sync();
+  if (warp == 0)
+    tmem_dealloc(taddr);
+}
