@@ -20,9 +20,10 @@ done
   -ptx -lineinfo ../../config/Inputs/api-models/wrapped.cu -o wrapped-rdc.ptx
 sed -i 's|"../../config/Inputs/api-models/|"|' wrapped-rdc.ptx
 # Kernels whose CUDA source is a test of the CUDA side.
-for src in alloc-base; do
+for src in alloc-base pipeline-release; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -ptx \
     -lineinfo "../../checks/$src.cu" -o "$src.ptx"
+  sed -i "s|\"$PWD/|\"|" "$src.ptx"
   sed -i 's|"\.\./\.\./checks/|"|' "$src.ptx"
 done
 # Keep the .file paths relative: findings then name "clean.cu:12:3" on any
