@@ -71,6 +71,8 @@ mixed_cta_group(float *__restrict__ out) {
                  :: "r"(smemAddr(&mma_done)) : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
+  // Both CTAs of the pair are running before the paired alloc (rule A6).
+  asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
   if (warp_idx == 0) {
     // cta_group::2: the pair allocates 128 columns in each CTA.
     asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;"

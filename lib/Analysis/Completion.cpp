@@ -151,6 +151,12 @@ bool releases(const Event &E) {
 
 } // namespace
 
+std::vector<TmemRange> mmaInputRanges(const Event &E) {
+  if (E.K != Event::Kind::Tmem || !E.Op || E.Op->Kind != TmemOpKind::Mma)
+    return {};
+  return mmaTmemInputs(E);
+}
+
 bool mayOverlap(const TmemRange &A, const TmemRange &B) {
   if (A.Slot != B.Slot)
     return false;

@@ -37,6 +37,8 @@ std::unique_ptr<Check> createDivergentCollectiveCheck();
 std::unique_ptr<Check> createSingleThreadOpByWarpCheck();
 std::unique_ptr<Check> createAddrPublishRaceCheck();
 std::unique_ptr<Check> createAllocBudgetCheck();
+std::unique_ptr<Check> createAllocPeerRaceCheck();
+std::unique_ptr<Check> createReuseRaceCheck();
 std::unique_ptr<Check> createSharedAccessCheck();
 std::unique_ptr<Check> createDivergentBarrierCheck();
 

@@ -62,6 +62,14 @@ const std::vector<CheckInfo> &CheckRegistry::all() {
       {"tmem-dealloc-race", Severity::Error, /*Strict=*/false,
        "dealloc not ordered after other threads' accesses or own in-flight mma",
        createDeallocRaceCheck},
+      {"tmem-alloc-peer-race", Severity::Error, /*Strict=*/false,
+       "cta_group::2 alloc/dealloc not synchronised with the peer CTA by a "
+       "cluster barrier, or skipped by one CTA of the pair",
+       createAllocPeerRaceCheck},
+      {"tmem-reuse-race", Severity::Error, /*Strict=*/false,
+       "columns rewritten while an earlier reader in other threads (ld, "
+       "running mma) is not ordered before the write",
+       createReuseRaceCheck},
       {"tmem-out-of-bounds", Severity::Error, /*Strict=*/false,
        "an access footprint leaves its allocation or column 511",
        createOutOfBoundsCheck},

@@ -1,15 +1,18 @@
 // Inline asm that is not PTX, or tcgen05 text that cannot be decoded
 // (cta_group::3, missing operands, an unknown tcgen05 opcode), must not
 // crash the tool. Undecodable tcgen05 text is a remark (shown without
-// --quiet), not a finding, so the exit code is 0; non-PTX text is ignored.
+// --quiet), not a finding; the kernel that runs it is incomplete, so the
+// exit code is 1 (test/cli/verdicts.test); non-PTX text is ignored.
 // RUN: %tmemcheck-bin --no-cuda --no-snippets %s > %t.out 2> %t.err; echo "exit=$?" >> %t.out
 // RUN: FileCheck %s --implicit-check-not='[tmem-' --implicit-check-not='error:' --implicit-check-not='warning:' < %t.out
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // RUN: %tmemcheck %s > %t.quiet 2>&1; echo "exit=$?" >> %t.quiet
 // RUN: FileCheck %s --check-prefix=QUIET < %t.quiet
 // QUIET-NOT: {{.}}
-// QUIET:     {{^}}exit=0
-// ERR:       tmemcheck: 1 file(s), 1 kernel(s): 0 error(s), 0 warning(s)
+// QUIET:     {{^}}exit=1
+// ERR:       tmemcheck: 1 file(s), 1 kernel(s): 0 error(s), 0 warning(s); 1 kernel(s) incomplete
+// ERR:       tmemcheck: exit status 1: 1 kernel(s) could not be analysed in full
+// CHECK-DAG: not-ptx.cu:23:17: remark: kernel 'not_ptx' runs tcgen05 inline asm that could not be read (here and in the other statements the remarks name): what it does to TMEM is unknown
 
 #include <cstdint>
 
@@ -27,4 +30,4 @@ __global__ void not_ptx(uint32_t x) {
   asm volatile("");
   asm volatile("{ .reg .pred p; }");
 }
-// CHECK: {{^}}exit=0
+// CHECK: {{^}}exit=1

@@ -15,6 +15,8 @@
 #include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
+#include "tmemcheck/Analysis/PeerCollectives.h"
+#include "tmemcheck/Analysis/ReuseOrdering.h"
 #include "tmemcheck/Analysis/ThreadConditions.h"
 
 #include <memory>
@@ -64,6 +66,17 @@ public:
     return *Ordering;
   }
 
+  const PeerCollectiveAnalysis &peerCollectives() {
+    if (!Peer)
+      Peer = std::make_unique<PeerCollectiveAnalysis>(G, control(), Budget);
+    return *Peer;
+  }
+  const ReuseOrdering &reuseOrdering() {
+    if (!Reuse)
+      Reuse = std::make_unique<ReuseOrdering>(G, threads(), Budget);
+    return *Reuse;
+  }
+
 private:
   const KernelGraph &G;
   KernelBudget Budget;
@@ -72,6 +85,8 @@ private:
   std::unique_ptr<ThreadConditions> Threads;
   std::unique_ptr<CompletionAnalysis> Completion;
   std::unique_ptr<DeallocOrdering> Ordering;
+  std::unique_ptr<PeerCollectiveAnalysis> Peer;
+  std::unique_ptr<ReuseOrdering> Reuse;
 };
 
 } // namespace tmemcheck

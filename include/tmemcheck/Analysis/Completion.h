@@ -40,6 +40,10 @@ bool mayOverlap(const TmemRange &A, const TmemRange &B);
 /// operand resolves to a region.
 std::optional<TmemRange> accessRange(const Event &E);
 
+/// The TMEM ranges an mma reads other than D: A from TMEM, scale factors,
+/// sparse metadata (empty for other events).
+std::vector<TmemRange> mmaInputRanges(const Event &E);
+
 /// An ld (st) that is still outstanding where it must be complete.
 struct CompletionHazard {
   enum Kind {

@@ -183,6 +183,11 @@ struct Block {
   /// The branch is the condition of a loop (for/while/do): lanes leaving a
   /// loop at different iterations reconverge after it.
   bool BranchIsLoop = false;
+  /// The condition reads the CTA's own identity (`blockIdx`, `%ctaid`,
+  /// `%cluster_ctarank`), other than through a division or right shift by a
+  /// constant (a pair or cluster index): the two CTAs of a cta_group::2
+  /// pair may take different arms (tmem-alloc-peer-race).
+  bool BranchReadsCtaId = false;
   /// For a comparison of the warp index with a constant: the warp indices
   /// that take each successor (as [lo, hi]), when that is an interval.
   std::optional<std::pair<int64_t, int64_t>> WarpsOnArm[2];

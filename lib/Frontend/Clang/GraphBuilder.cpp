@@ -6,6 +6,8 @@
 
 #include "GraphBuilder.h"
 
+#include "CtaIdentity.h"
+
 #include "tmemcheck/Analysis/AllocBase.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
 #include "tmemcheck/Model/ApiModel.h"
@@ -115,6 +117,23 @@ std::string functionName(const FunctionDecl *FD) {
   return Name;
 }
 
+/// Clang's cluster-barrier builtins: true for an arrive, false for the
+/// wait, nullopt for anything else.
+std::optional<bool> clusterBarrierBuiltin(const FunctionDecl *FD) {
+  if (!FD->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef N = FD->getName();
+  if (N == "__nvvm_barrier_cluster_arrive" ||
+      N == "__nvvm_barrier_cluster_arrive_relaxed" ||
+      N == "__nvvm_barrier_cluster_arrive_aligned" ||
+      N == "__nvvm_barrier_cluster_arrive_relaxed_aligned")
+    return true;
+  if (N == "__nvvm_barrier_cluster_wait" ||
+      N == "__nvvm_barrier_cluster_wait_aligned")
+    return false;
+  return std::nullopt;
+}
+
 } // namespace
 
 GraphBuilder::GraphBuilder(ASTContext &Ctx, ValueEvaluator &Eval,
@@ -219,6 +238,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   G = &Graph;
   EventCount = 0;
   DepthReported = false;
+  UnreadableNoted = false;
   DeclaredOnlyCalls.clear();
   Budget.emplace(Graph, Limits.MaxKernelSeconds, Limits.MaxBlocksPerKernel,
                  Limits.MaxEventsPerKernel);
@@ -338,6 +358,15 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
       if (const auto *CondExpr = dyn_cast<Expr>(Cond)) {
         Block &Blk = G->Blocks[Cur];
         Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
+        // A helper's inline asm reading %cluster_ctarank has no known
+        // uniformity; a condition made of it and uniform values alone is the
+        // same in every thread of the CTA all the same.
+        CtaIdentityRead Id = readsCtaIdentity(CondExpr, Ctx);
+        Blk.BranchReadsCtaId =
+            (Id != CtaIdentityRead::No &&
+             Blk.BranchUniformity == Uniformity::CtaUniform) ||
+            (Id == CtaIdentityRead::Only &&
+             Blk.BranchUniformity == Uniformity::Unknown);
         recordWarpArms(CondExpr, Blk, F);
         const Stmt *Term = B->getTerminatorStmt();
         Blk.BranchIsLoop =
@@ -390,6 +419,23 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     }
     if (addTileLangLoad(Callee, CE, Cur, F))
       return Cur;
+    if (std::optional<bool> Arrive = clusterBarrierBuiltin(Callee)) {
+      // cg::this_cluster().sync() and __cluster_barrier_arrive/wait() reach
+      // these builtins under Clang; nvcc's headers write the same
+      // barrier.cluster instructions as inline asm.
+      Event E;
+      E.K = Event::Kind::Sync;
+      SyncOp Op;
+      Op.Kind = SyncOpKind::ClusterBarrier;
+      Op.IsArrive = *Arrive;
+      E.Sync = Op;
+      E.Opcode = Callee->getName().str() + "()";
+      E.Loc = toSourceLoc(SM, CE->getBeginLoc());
+      E.Stack = F.Stack;
+      E.Statement = Facts.statementOf(CE, F);
+      addEvent(Cur, std::move(E));
+      return Cur;
+    }
     // The generic address of a shared-memory location: not followed (its
     // body, if any, is an address conversion), but its argument must be a
     // shared-memory address.
@@ -869,15 +915,21 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   // Asm that is not about tcgen05 (address conversions, mbarriers) may use
   // PTX this parser does not know; only tcgen05 text deserves a remark.
   if (Template.find("tcgen05") != std::string::npos)
-    for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics)
+    for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics) {
       Remarks.push_back({LocOfByte(PD.Range.Offset),
                          "cannot parse inline asm: " + PD.Message});
+      if (!D.Unreadable)
+        D.Unreadable = Remarks.back().Loc;
+    }
   for (ptx::Instruction &I : Parsed.Instructions) {
     std::vector<ptx::ParseDiagnostic> Diags;
     std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
-    for (const ptx::ParseDiagnostic &PD : Diags)
+    for (const ptx::ParseDiagnostic &PD : Diags) {
       Remarks.push_back({LocOfByte(PD.Range.Offset),
                          "cannot decode '" + I.Opcode + "': " + PD.Message});
+      if (!D.Unreadable)
+        D.Unreadable = Remarks.back().Loc;
+    }
     std::optional<SyncOp> Sync;
     if (!Op)
       Sync = decodeSyncOp(I);
@@ -896,6 +948,17 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
 void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
                                 const Frame &F) {
   const DecodedAsm &D = decodeAsm(S);
+  // The file's remarks say what could not be read; a kernel that runs it is
+  // incomplete (one remark, at the first such statement).
+  if (D.Unreadable && !UnreadableNoted) {
+    UnreadableNoted = true;
+    G->markIncomplete(*D.Unreadable,
+                      fmt::format("kernel '{}' runs tcgen05 inline asm that "
+                                  "could not be read (here and in the other "
+                                  "statements the remarks name): what it "
+                                  "does to TMEM is unknown",
+                                  G->Name));
+  }
   translateInstructions(D.Instrs, D.Exprs, &S, &S, /*ElectsInside=*/false, Cur,
                         F);
 }

@@ -96,6 +96,9 @@ private:
     };
     std::vector<Instr> Instrs;
     std::vector<const clang::Expr *> Exprs; ///< outputs, then inputs
+    /// Where tcgen05 text of the statement could not be parsed or decoded
+    /// (the first place): a kernel that runs it is incomplete.
+    std::optional<SourceLoc> Unreadable;
   };
   const DecodedAsm &decodeAsm(const clang::GCCAsmStmt &S);
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
@@ -152,6 +155,9 @@ private:
   unsigned EventCount = 0;
   unsigned WaitLdCount = 0; ///< tcgen05.wait::ld events added so far.
   bool DepthReported = false;
+  /// The kernel being built was marked incomplete for unreadable tcgen05
+  /// asm (once: the file's remarks name every statement).
+  bool UnreadableNoted = false;
   /// The bounds of the kernel being built, checked by overBudget().
   std::optional<GraphBuildBudget> Budget;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::CFG>> Cfgs;

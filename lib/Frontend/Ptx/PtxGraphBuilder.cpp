@@ -27,6 +27,28 @@ namespace tmemcheck {
 
 namespace {
 
+/// A value key (RegisterValues' `(a op b)` expressions) that reads the
+/// CTA's own identity: %ctaid, %cluster_ctaid or %cluster_ctarank, other
+/// than as `(%ctaid.x shr k)` / `(%ctaid.x div k)` (a pair index, the same
+/// in both CTAs of a cta_group::2 pair). Block::BranchReadsCtaId.
+bool keyReadsCtaId(llvm::StringRef Key) {
+  for (llvm::StringRef Reg : {"%ctaid", "%cluster_ctaid", "%cluster_ctarank"}) {
+    size_t Pos = 0;
+    while ((Pos = Key.find(Reg, Pos)) != llvm::StringRef::npos) {
+      size_t End = Key.find_first_of(" ()<>=!", Pos);
+      llvm::StringRef After =
+          End == llvm::StringRef::npos ? "" : Key.substr(End);
+      bool PairIndex = Pos > 0 && Key[Pos - 1] == '(' &&
+                       (After.starts_with(" shr") || After.starts_with(" div"));
+      if (!PairIndex)
+        return true;
+      Pos += Reg.size();
+    }
+  }
+  return false;
+}
+
+
 bool isBranch(const ptx::Instruction &I) { return I.base() == "bra"; }
 bool isReturn(const ptx::Instruction &I) {
   return I.base() == "ret" || I.base() == "exit";
@@ -592,6 +614,8 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       PtxValue P = Values.operand(I.Pred->Predicate);
       Blk.BranchUniformity = P.V.Uniform;
       Blk.BranchKey = P.Key;
+      Blk.BranchReadsCtaId =
+          P.V.Uniform == Uniformity::CtaUniform && keyReadsCtaId(P.Key);
       if (P.TrueFor)
         BranchThreads[LastG[B]] = P.TrueFor;
       Blk.BranchLoc = Map.instruction(Fn, First + Last).Loc;

@@ -8,9 +8,10 @@ for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands widen
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
     -o "$src.ptx"
 done
-# The kernels of the tmem-shared-access and tmem-divergent-barrier lit
-# tests, which pin the same source lines for .cu and .ptx input.
-for src in shared-access divergent-barrier; do
+# The kernels of the check lit tests that pin the same source lines for
+# .cu and .ptx input: tmem-shared-access, tmem-divergent-barrier,
+# tmem-alloc-peer-race and tmem-reuse-race (../peer-reuse.test).
+for src in shared-access divergent-barrier alloc-peer-race reuse-race; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -ptx \
     -lineinfo "../../checks/$src.cu" -o "$src.ptx"
 done

@@ -1,0 +1,340 @@
+//===- ReuseOrdering.cpp - Rewrites of columns others still use -----------===//
+//
+// Part of tmemcheck.
+//
+// The facts are per block and deliberately generous to the kernel: a
+// signal anywhere in a reader's block or after it counts as the readers'
+// release, a wait anywhere between the hand-off and the write counts as
+// the writer's acquire, and any synchronisation whose object is unknown
+// (an mbarrier address computed by mapa for the peer CTA, a call without a
+// body) is taken to order everything. A race is reported only when the
+// write provably comes round again after the readers were let in, and no
+// wait of the writer on the readers' release lies on the way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Analysis/ReuseOrdering.h"
+
+#include "tmemcheck/Analysis/Completion.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tmemcheck {
+
+namespace {
+
+/// A synchronisation object: an mbarrier (its identity), a CTA barrier id
+/// or the cluster barrier; Unknown when it cannot be told.
+constexpr uint64_t UnknownToken = 0;
+constexpr uint64_t ClusterToken = ~uint64_t(0);
+uint64_t barrierToken(int64_t Id) { return ~uint64_t(0) - 1 - uint64_t(Id); }
+
+/// An arrive-like or wait-like event and the object it signals.
+struct Signal {
+  uint64_t Token = UnknownToken;
+  const Event *E = nullptr;
+  unsigned Block = 0;
+  bool Commit = false; ///< tcgen05.commit: signals mma/cp completion.
+};
+
+const AbstractValue *operandValue(const Event &E, int I) {
+  if (I < 0 || size_t(I) >= E.Operands.size())
+    return nullptr;
+  return &E.Operands[I].Value;
+}
+
+uint64_t mbarToken(const Event &E, int I) {
+  const AbstractValue *V = operandValue(E, I);
+  return V ? mbarrierIdentity(*V) : UnknownToken;
+}
+
+uint64_t barToken(const Event &E) {
+  if (E.Sync->BarrierIdOperand < 0)
+    return barrierToken(0); // __syncthreads()
+  const AbstractValue *V = operandValue(E, E.Sync->BarrierIdOperand);
+  if (!V || !V->Constant || *V->Constant < 0 || *V->Constant > 15)
+    return UnknownToken;
+  return barrierToken(*V->Constant);
+}
+
+std::optional<Signal> arriveOf(const Event &E) {
+  Signal S;
+  S.E = &E;
+  if (E.K == Event::Kind::OpaqueCall)
+    return S;
+  if (E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == TmemOpKind::Commit) {
+    S.Token = mbarToken(E, E.Op->MbarOperand);
+    S.Commit = true;
+    return S;
+  }
+  if (E.K != Event::Kind::Sync || !E.Sync)
+    return std::nullopt;
+  switch (E.Sync->Kind) {
+  case SyncOpKind::MbarrierArrive:
+    S.Token = mbarToken(E, E.Sync->MbarOperand);
+    return S;
+  case SyncOpKind::BarrierSync:
+  case SyncOpKind::BarrierArrive:
+    S.Token = barToken(E);
+    return S;
+  case SyncOpKind::ClusterBarrier:
+    if (!E.Sync->IsArrive)
+      return std::nullopt;
+    S.Token = ClusterToken;
+    return S;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Signal> waitOf(const Event &E) {
+  Signal S;
+  S.E = &E;
+  if (E.K == Event::Kind::OpaqueCall)
+    return S;
+  if (E.K != Event::Kind::Sync || !E.Sync)
+    return std::nullopt;
+  switch (E.Sync->Kind) {
+  case SyncOpKind::MbarrierWait:
+    S.Token = mbarToken(E, E.Sync->MbarOperand);
+    return S;
+  case SyncOpKind::BarrierSync:
+    S.Token = barToken(E);
+    return S;
+  case SyncOpKind::ClusterBarrier:
+    if (E.Sync->IsArrive)
+      return std::nullopt;
+    S.Token = ClusterToken;
+    return S;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isTmemKind(const Event &E, TmemOpKind K) {
+  return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
+}
+
+/// The columns a write event overwrites.
+std::optional<TmemRange> writtenRange(const Event &E) {
+  if (isTmemKind(E, TmemOpKind::Store) || isTmemKind(E, TmemOpKind::Copy) ||
+      isTmemKind(E, TmemOpKind::Shift) || isTmemKind(E, TmemOpKind::Mma))
+    return accessRange(E);
+  return std::nullopt;
+}
+
+/// The columns a reader still uses after issuing: an ld's, or everything an
+/// mma reads or writes while it runs.
+std::vector<TmemRange> readRanges(const Event &E) {
+  std::vector<TmemRange> Out;
+  if (isTmemKind(E, TmemOpKind::Load)) {
+    if (auto R = accessRange(E))
+      Out.push_back(*R);
+  } else if (isTmemKind(E, TmemOpKind::Mma)) {
+    if (auto R = accessRange(E))
+      Out.push_back(*R);
+    for (const TmemRange &In : mmaInputRanges(E))
+      Out.push_back(In);
+  }
+  return Out;
+}
+
+} // namespace
+
+ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
+                             KernelBudget &Budget) {
+  const unsigned N = G.Blocks.size();
+  std::vector<std::pair<unsigned, const Event *>> Writes, Reads;
+  std::vector<Signal> Arrives, Waits;
+  for (unsigned B = 0; B < N; ++B)
+    for (const Event &E : G.Blocks[B].Events) {
+      if (writtenRange(E))
+        Writes.push_back({B, &E});
+      if (!readRanges(E).empty())
+        Reads.push_back({B, &E});
+      if (auto S = arriveOf(E)) {
+        S->Block = B;
+        Arrives.push_back(*S);
+      }
+      if (auto S = waitOf(E)) {
+        S->Block = B;
+        Waits.push_back(*S);
+      }
+    }
+  if (Writes.empty() || Reads.empty())
+    return;
+
+  std::vector<std::vector<uint8_t>> ReachCache(N), ReachingCache(N);
+  auto ReachFrom = [&](unsigned B) -> const std::vector<uint8_t> & {
+    if (ReachCache[B].empty())
+      ReachCache[B] = G.reachableFrom(B);
+    return ReachCache[B];
+  };
+  auto Reaching = [&](unsigned B) -> const std::vector<uint8_t> & {
+    if (ReachingCache[B].empty())
+      ReachingCache[B] = G.reaching(B);
+    return ReachingCache[B];
+  };
+  // X can run after A in one thread's program (a later event of A's block,
+  // or a block reachable from it: on a loop, the next iteration).
+  auto After = [&](unsigned BA, const Event &A, unsigned BX, const Event &X) {
+    return (BX == BA && X.Id > A.Id) || ReachFrom(BA)[BX];
+  };
+  DeadlinePoller Poll;
+
+  // Forwarding: a thread that waits on T and then signals T' passes on
+  // what T ordered (epilogue arrive -> scheduler -> MMA warp).
+  std::map<uint64_t, std::set<uint64_t>> Fwd;
+  for (const Signal &W : Waits) {
+    if (W.Token == UnknownToken)
+      continue;
+    for (const Signal &A : Arrives) {
+      if (Poll.expired(Budget))
+        return;
+      if (A.Token != W.Token && After(W.Block, *W.E, A.Block, *A.E) &&
+          Threads.compatible(A.Block, W.Block))
+        Fwd[W.Token].insert(A.Token);
+    }
+  }
+  auto Closure = [&](std::set<uint64_t> Tokens) {
+    std::vector<uint64_t> Work(Tokens.begin(), Tokens.end());
+    while (!Work.empty()) {
+      uint64_t T = Work.back();
+      Work.pop_back();
+      auto It = Fwd.find(T);
+      if (It == Fwd.end())
+        continue;
+      for (uint64_t Next : It->second)
+        if (Tokens.insert(Next).second)
+          Work.push_back(Next);
+    }
+    return Tokens;
+  };
+
+  // Per reader block: what its threads wait on before reading (which
+  // hand-offs let them in), and what they signal after (closed under
+  // forwarding), for ld and for mma readers.
+  struct ReaderFacts {
+    bool Done = false;
+    std::set<uint64_t> WaitsBefore;
+    std::set<uint64_t> Release;
+    const Event *FirstRelease = nullptr;
+  };
+  std::map<std::pair<unsigned, bool>, ReaderFacts> Readers;
+  auto FactsOf = [&](unsigned BR, bool MmaReader) -> const ReaderFacts & {
+    ReaderFacts &F = Readers[{BR, MmaReader}];
+    if (F.Done)
+      return F;
+    F.Done = true;
+    for (const Signal &W : Waits)
+      if ((W.Block == BR || Reaching(BR)[W.Block]) &&
+          Threads.compatible(W.Block, BR))
+        F.WaitsBefore.insert(W.Token);
+    std::set<uint64_t> Direct;
+    for (const Signal &A : Arrives) {
+      if (MmaReader && !A.Commit && A.Token != UnknownToken)
+        continue; // a plain arrive says nothing about the mma completing
+      if ((A.Block == BR || ReachFrom(BR)[A.Block]) &&
+          Threads.compatible(A.Block, BR)) {
+        Direct.insert(A.Token);
+        if (!F.FirstRelease || A.E->Id < F.FirstRelease->Id)
+          F.FirstRelease = A.E;
+      }
+    }
+    F.Release = Closure(std::move(Direct));
+    return F;
+  };
+
+  // Candidate pairs, one per (writer block, reader block): the last write
+  // of the block that overlaps a reader there (the one most likely to come
+  // after a hand-off), and that reader.
+  std::map<std::pair<unsigned, unsigned>,
+           std::pair<const Event *, const Event *>>
+      Pairs;
+  for (const auto &[BW, W] : Writes) {
+    std::optional<TmemRange> RW = writtenRange(*W);
+    for (const auto &[BR, R] : Reads) {
+      if (Poll.expired(Budget))
+        return;
+      if (BR == BW || Threads.compatible(BR, BW))
+        continue; // the same thread: tmem-missing-wait-ld and §5.1
+      bool Overlap = false;
+      for (const TmemRange &RR : readRanges(*R))
+        Overlap |= mayOverlap(*RW, RR);
+      if (!Overlap)
+        continue;
+      auto &P = Pairs[{BW, BR}];
+      if (!P.first || W->Id > P.first->Id)
+        P = {W, P.second ? P.second : R};
+    }
+  }
+
+  std::set<unsigned> ReportedWriterBlocks;
+  for (const auto &[Key, P] : Pairs) {
+    const auto &[BW, BR] = Key;
+    if (ReportedWriterBlocks.count(BW) || Poll.expired(Budget))
+      continue;
+    const Event &W = *P.first;
+    const Event &R = *P.second;
+    const ReaderFacts &F = FactsOf(BR, isTmemKind(R, TmemOpKind::Mma));
+    if (F.Release.count(UnknownToken) || F.WaitsBefore.count(UnknownToken))
+      continue;
+    // Hand-offs: signals of the writing threads, before the write comes
+    // round again, that the readers wait on (directly or forwarded).
+    std::optional<TmemRange> RW = writtenRange(W);
+    std::vector<const Signal *> Handoffs;
+    for (const Signal &S : Arrives) {
+      if (S.Token == UnknownToken || !After(S.Block, *S.E, BW, W) ||
+          !Threads.compatible(S.Block, BW))
+        continue;
+      // The columns were written before the hand-off (by this write on an
+      // earlier iteration, or an earlier write of this thread): the
+      // barrier that first lets the readers in is no hand-off of data.
+      bool WrittenBefore = false;
+      for (const auto &[BP, Prev] : Writes) {
+        if (WrittenBefore)
+          break;
+        std::optional<TmemRange> RP = writtenRange(*Prev);
+        WrittenBefore = After(BP, *Prev, S.Block, *S.E) &&
+                        Threads.compatible(BP, BW) && mayOverlap(*RP, *RW);
+      }
+      if (!WrittenBefore)
+        continue;
+      std::set<uint64_t> Reached = Closure({S.Token});
+      bool LetsIn = false;
+      for (uint64_t T : Reached)
+        LetsIn |= F.WaitsBefore.count(T) > 0;
+      if (LetsIn)
+        Handoffs.push_back(&S);
+    }
+    if (Handoffs.empty())
+      continue;
+    // The writer's waits between a hand-off and the write.
+    bool Ordered = false;
+    for (const Signal &Wt : Waits) {
+      if (!Threads.compatible(Wt.Block, BW) || !After(Wt.Block, *Wt.E, BW, W))
+        continue;
+      bool Between = false;
+      for (const Signal *S : Handoffs)
+        Between |= After(S->Block, *S->E, Wt.Block, *Wt.E);
+      if (!Between)
+        continue;
+      if (Wt.Token == UnknownToken || F.Release.count(Wt.Token)) {
+        Ordered = true;
+        break;
+      }
+    }
+    if (Ordered)
+      continue;
+    ReportedWriterBlocks.insert(BW);
+    Races.push_back({&W, &R, Handoffs.front()->E, F.FirstRelease});
+  }
+  std::sort(Races.begin(), Races.end(),
+            [](const ReuseRace &A, const ReuseRace &B) {
+              return A.Write->Id < B.Write->Id;
+            });
+}
+
+} // namespace tmemcheck
