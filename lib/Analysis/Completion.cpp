@@ -223,6 +223,83 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         First = Mma;
     return First;
   };
+  // Pipeline-aware hand-off: an arrive on mbarrier M releases TMEM columns
+  // only to threads that wait on M and then overwrite (for pending loads)
+  // or access (for pending stores) those columns. A shared-memory stage's
+  // "empty" barrier, waited on only by a TMA producer, releases nothing.
+  struct HandOff {
+    std::vector<std::optional<TmemRange>> Writes, Accesses;
+  };
+  std::map<uint64_t, HandOff> HandOffs;
+  {
+    std::map<unsigned, std::vector<uint8_t>> ReachCache;
+    auto Reach = [&](unsigned B) -> const std::vector<uint8_t> & {
+      auto It = ReachCache.find(B);
+      if (It == ReachCache.end())
+        It = ReachCache.emplace(B, G.reachableFrom(B)).first;
+      return It->second;
+    };
+    std::vector<const Event *> Accesses;
+    // A dealloc is not a reuse: the columns' release to it is the
+    // dealloc's ordering (tmem-dealloc-race, and the Freed hazards here).
+    G.forEachEvent([&](const Event &E) {
+      if (E.isAsyncTmemAccess())
+        Accesses.push_back(&E);
+    });
+    G.forEachEvent([&](const Event &W) {
+      if (W.K != Event::Kind::Sync || !W.Sync ||
+          W.Sync->Kind != SyncOpKind::MbarrierWait)
+        return;
+      const AbstractValue *M = operand(W, W.Sync->MbarOperand);
+      // Waits on an mbarrier of unknown identity are kept under 0: they
+      // may be on any barrier.
+      uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+      HandOff &H = HandOffs[Id];
+      unsigned WB = BlockOf[W.Id];
+      const std::vector<uint8_t> &R = Reach(WB);
+      for (const Event *X : Accesses) {
+        unsigned XB = BlockOf[X->Id];
+        bool After = R[XB] || (XB == WB && X->Id > W.Id);
+        if (!After || !Threads.compatible(WB, XB))
+          continue;
+        std::optional<TmemRange> Range = accessRange(*X);
+        bool Writes = X->Op->Kind != TmemOpKind::Load;
+        if (Writes)
+          H.Writes.push_back(Range);
+        H.Accesses.push_back(Range);
+        // A read of the columns by the mma (A, scale factors) is an access.
+        if (X->Op->Kind == TmemOpKind::Mma)
+          for (const TmemRange &In : mmaTmemInputs(*X))
+            H.Accesses.push_back(In);
+      }
+    });
+  }
+  // Does an arrive \p E hand the columns of \p Op (a pending ld or st) to
+  // other threads?
+  auto HandsOff = [&](const Event &E, const Event &Op) {
+    if (E.Sync->Kind != SyncOpKind::MbarrierArrive)
+      return true; // a cluster barrier arrive orders everything
+    const AbstractValue *M = operand(E, E.Sync->MbarOperand);
+    uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+    if (!Id)
+      return true; // which barrier is unknown: any
+    auto It = HandOffs.find(Id);
+    if (It == HandOffs.end())
+      return true; // no wait on it is seen: its consumers are unknown
+    std::optional<TmemRange> OpRange = accessRange(Op);
+    for (uint64_t Key : {Id, uint64_t(0)}) {
+      auto H = HandOffs.find(Key);
+      if (H == HandOffs.end())
+        continue;
+      const auto &Uses =
+          isTmem(Op, TmemOpKind::Load) ? H->second.Writes : H->second.Accesses;
+      for (const std::optional<TmemRange> &U : Uses)
+        if (!U || !OpRange || mayOverlap(*U, *OpRange))
+          return true;
+    }
+    return false;
+  };
+
   // The mma ops each mbarrier's commits cover; filled by the fixpoint, read
   // by the reporting pass.
   std::map<uint64_t, std::set<unsigned>> CommitCovers;
@@ -249,6 +326,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         if (Range && (!OpRange || !mayOverlap(*OpRange, *Range)))
           continue;
         if (!SameThreadPossible(*Op, E))
+          continue;
+        if (K == CompletionHazard::Released && !HandsOff(E, *Op))
           continue;
         if (Seen.insert({Id, E.Id}).second)
           Out.push_back({Op, &E, K});

@@ -44,11 +44,13 @@ __device__ __forceinline__ uint32_t quarter_lanes() {
   return ((threadIdx.x / 32) % 4 * 32) << 16;
 }
 
-// "The only allocation starts at column 0": not a value the alloc returned.
+// "The only allocation starts at column 0": not a value the alloc returned
+// when it takes fewer than 512 columns (another CTA on the SM may hold
+// column 0). Of a 512-column allocation it is: alloc-base.cu.
 __global__ void dealloc_constant_zero(float *out) {
   __shared__ uint32_t slot;
   if (threadIdx.x / 32 == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 512;"
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 256;"
                  :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot))));
     tmem_relinquish();
   }
@@ -57,7 +59,7 @@ __global__ void dealloc_constant_zero(float *out) {
   tmem_sync();
   if (threadIdx.x / 32 == 0)
     // CHECK: dealloc-unallocated.cu:[[@LINE+1]]:19: error: tcgen05.dealloc of the constant address 0, which is not a value tcgen05.alloc returned; free the address the alloc stored in its shared-memory slot (rule A9) [tmem-dealloc-unallocated]
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 512;"
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 256;"
                  :: "r"(0));
 }
 

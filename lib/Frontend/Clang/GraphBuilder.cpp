@@ -9,6 +9,7 @@
 
 #include "CtaIdentity.h"
 
+#include "tmemcheck/Analysis/AllocBase.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
 #include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/TmemOp.h"
@@ -300,6 +301,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   } else {
     Graph.Entry = S->Entry;
     Graph.Exit = S->Exit;
+    resolveConstantAddressesFromAllocBase(Graph);
   }
   Facts.endKernel();
   Graph.noteCallsWithoutBody(DeclaredOnlyCalls);

@@ -6,6 +6,7 @@
 
 #include "PtxGraphBuilder.h"
 
+#include "tmemcheck/Analysis/AllocBase.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
 
 #include "tmemcheck/Analysis/ControlDependence.h"
@@ -765,6 +766,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   } else {
     Graph.Entry = S->Entry;
     refineLaneSplits(Graph);
+    resolveConstantAddressesFromAllocBase(Graph);
     Graph.noteCallsWithoutBody(CallsWithoutBody);
   }
   BranchThreads.clear();

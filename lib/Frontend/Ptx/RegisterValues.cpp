@@ -7,6 +7,7 @@
 #include "RegisterValues.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <climits>
@@ -96,41 +97,97 @@ std::optional<int64_t> TidExpr::evaluate(int64_t Tid) const {
   case Kind::Binary:
     break;
   }
-  std::optional<int64_t> A = L->evaluate(Tid), B = R->evaluate(Tid);
-  if (!A || !B)
+  if (Tid < 0 || Tid >= int64_t(MaxThreads)) {
+    // Outside the block: evaluated directly (rare).
+    std::optional<int64_t> A = L->evaluate(Tid), B = R->evaluate(Tid);
+    if (!A || !B)
+      return std::nullopt;
+    TidExpr Leaf;
+    Leaf.K = Kind::Binary;
+    Leaf.Op = Op;
+    Leaf.Bits = Bits;
+    Leaf.Signed = Signed;
+    auto CA = std::make_shared<TidExpr>(), CB = std::make_shared<TidExpr>();
+    CA->Value = *A;
+    CB->Value = *B;
+    Leaf.L = CA;
+    Leaf.R = CB;
+    return Leaf.evaluate(0);
+  }
+  const Values1024 &T = binaryTable();
+  if (T.Undefined.test(Tid))
     return std::nullopt;
-  uint64_t UA = uint64_t(*A), UB = uint64_t(*B);
+  return T.V[Tid];
+}
+
+namespace {
+enum class BinaryOp { Add, Sub, Mul, Shl, Shr, And, Or, Xor, Div, Rem, Other };
+
+BinaryOp binaryOp(StringRef Op) {
+  return StringSwitch<BinaryOp>(Op)
+      .Case("add", BinaryOp::Add)
+      .Case("sub", BinaryOp::Sub)
+      .Case("mul", BinaryOp::Mul)
+      .Case("shl", BinaryOp::Shl)
+      .Case("shr", BinaryOp::Shr)
+      .Case("and", BinaryOp::And)
+      .Case("or", BinaryOp::Or)
+      .Case("xor", BinaryOp::Xor)
+      .Case("div", BinaryOp::Div)
+      .Case("rem", BinaryOp::Rem)
+      .Default(BinaryOp::Other);
+}
+
+/// `A op B` in \p Bits bits, signed or not; nullopt for a division by zero
+/// or an operator that is not modelled.
+std::optional<int64_t> applyBinary(BinaryOp Op, unsigned Bits, bool Signed,
+                                   int64_t A, int64_t B) {
+  uint64_t UA = uint64_t(A), UB = uint64_t(B);
   if (!Signed && Bits < 64) {
     UA &= (uint64_t(1) << Bits) - 1;
     UB &= (uint64_t(1) << Bits) - 1;
   }
-  int64_t SA = Signed ? *A : int64_t(UA), SB = Signed ? *B : int64_t(UB);
+  int64_t SA = Signed ? A : int64_t(UA), SB = Signed ? B : int64_t(UB);
   uint64_t V;
-  if (Op == "add")
+  switch (Op) {
+  case BinaryOp::Add:
     V = UA + UB;
-  else if (Op == "sub")
+    break;
+  case BinaryOp::Sub:
     V = UA - UB;
-  else if (Op == "mul")
+    break;
+  case BinaryOp::Mul:
     V = UA * UB;
-  else if (Op == "shl")
+    break;
+  case BinaryOp::Shl:
     V = UB >= Bits ? 0 : UA << UB;
-  else if (Op == "shr")
+    break;
+  case BinaryOp::Shr:
     V = UB >= Bits ? (Signed && SA < 0 ? ~uint64_t(0) : 0)
         : Signed   ? uint64_t(SA >> UB)
                    : UA >> UB;
-  else if (Op == "and")
+    break;
+  case BinaryOp::And:
     V = UA & UB;
-  else if (Op == "or")
+    break;
+  case BinaryOp::Or:
     V = UA | UB;
-  else if (Op == "xor")
+    break;
+  case BinaryOp::Xor:
     V = UA ^ UB;
-  else if (Op == "div" || Op == "rem") {
+    break;
+  case BinaryOp::Div:
+  case BinaryOp::Rem:
     if (UB == 0 || (Signed && SA == INT64_MIN && SB == -1))
       return std::nullopt;
-    V = Signed ? uint64_t(Op == "div" ? SA / SB : SA % SB)
-               : (Op == "div" ? UA / UB : UA % UB);
-  } else
+    if (Op == BinaryOp::Div)
+      V = Signed ? uint64_t(SA / SB) : UA / UB;
+    else
+      V = Signed ? uint64_t(SA % SB) : UA % UB;
+    break;
+  default:
     return std::nullopt;
+  }
   if (Bits >= 64)
     return int64_t(V);
   uint64_t Mask = (uint64_t(1) << Bits) - 1;
@@ -139,13 +196,36 @@ std::optional<int64_t> TidExpr::evaluate(int64_t Tid) const {
     V |= ~Mask;
   return int64_t(V);
 }
+} // namespace
+
+const TidExpr::Values1024 &TidExpr::binaryTable() const {
+  if (Cache)
+    return *Cache;
+  auto T = std::make_shared<Values1024>();
+  T->V.assign(MaxThreads, 0);
+  BinaryOp O = binaryOp(Op);
+  // Operand values per thread: constants and %tid.x directly, others
+  // through their own tables.
+  auto Operand = [](const TidExpr &E, unsigned Tid) -> std::optional<int64_t> {
+    return E.K == Kind::Constant ? std::optional<int64_t>(E.Value)
+                                 : E.evaluate(Tid);
+  };
+  for (unsigned Tid = 0; Tid < MaxThreads; ++Tid) {
+    std::optional<int64_t> A = Operand(*L, Tid), B = Operand(*R, Tid);
+    std::optional<int64_t> V =
+        A && B ? applyBinary(O, Bits, Signed, *A, *B) : std::nullopt;
+    if (V)
+      T->V[Tid] = *V;
+    else
+      T->Undefined.set(Tid);
+  }
+  Cache = std::move(T);
+  return *Cache;
+}
 
 namespace {
 
 constexpr int64_t MaxWarp = INT32_MAX;
-/// Rounds of the fixpoint before giving up (each round raises at least one
-/// register; real kernels settle in a handful).
-constexpr unsigned MaxRounds = 64;
 
 PtxValue constant(int64_t C) {
   PtxValue P;
@@ -451,27 +531,52 @@ bool classifyThreads(const ThreadSet &Truth, PtxValue &P,
 /// classifies the result (classifyThreads).
 bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A, const TidExpr &B,
                   PtxValue &P, std::optional<Uniformity> &U) {
+  enum {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge
+  } C = Op == "=="   ? Eq
+        : Op == "!=" ? Ne
+        : Op == "<"  ? Lt
+        : Op == "<=" ? Le
+        : Op == ">"  ? Gt
+                     : Ge;
+  const bool Unsigned64 = !Signed && A.Bits > 32;
+  const bool Narrow = !Signed && A.Bits <= 32;
   ThreadSet Truth;
   for (unsigned T = 0; T < MaxThreads; ++T) {
     std::optional<int64_t> L = A.evaluate(T), R = B.evaluate(T);
     if (!L || !R)
       return false;
     int64_t X = *L, Y = *R;
-    if (!Signed && A.Bits <= 32) {
+    if (Narrow) {
       X = int64_t(uint32_t(X));
       Y = int64_t(uint32_t(Y));
     }
-    bool V = Op == "=="   ? X == Y
-             : Op == "!=" ? X != Y
-             : Signed || A.Bits <= 32
-                 ? (Op == "<"    ? X < Y
-                    : Op == "<=" ? X <= Y
-                    : Op == ">"  ? X > Y
-                                 : X >= Y)
-                 : (Op == "<"    ? uint64_t(X) < uint64_t(Y)
-                    : Op == "<=" ? uint64_t(X) <= uint64_t(Y)
-                    : Op == ">"  ? uint64_t(X) > uint64_t(Y)
-                                 : uint64_t(X) >= uint64_t(Y));
+    bool V;
+    switch (C) {
+    case Eq:
+      V = X == Y;
+      break;
+    case Ne:
+      V = X != Y;
+      break;
+    case Lt:
+      V = Unsigned64 ? uint64_t(X) < uint64_t(Y) : X < Y;
+      break;
+    case Le:
+      V = Unsigned64 ? uint64_t(X) <= uint64_t(Y) : X <= Y;
+      break;
+    case Gt:
+      V = Unsigned64 ? uint64_t(X) > uint64_t(Y) : X > Y;
+      break;
+    default:
+      V = Unsigned64 ? uint64_t(X) >= uint64_t(Y) : X >= Y;
+      break;
+    }
     Truth.set(T, V);
   }
   return classifyThreads(Truth, P, U);
@@ -601,9 +706,12 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
                                PtxIdentities &Ids)
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
       Params(std::move(ParamBindings)), Ids(Ids) {
-  for (const ptx::Instruction &I : Code.Instructions)
-    for (const ptx::Operand *D : destinations(I))
+  for (const ptx::Instruction &I : Code.Instructions) {
+    DestsOf.push_back(destinations(I));
+    SourcesOf.push_back(sources(I));
+    for (const ptx::Operand *D : DestsOf.back())
       ++DefCount[D->Text];
+  }
   solve();
   // What the per-thread walk learns can decide further branches on %tid.x:
   // a few rounds (one is typical).
@@ -789,32 +897,78 @@ bool RegisterValues::hasSeveralDefinitions(StringRef Name) const {
 
 PtxValue RegisterValues::special(StringRef Name) const {
   StringRef Base = Name.split('.').first;
-  if (Name == "%tid.x") {
-    PtxValue P = withUniformity(Uniformity::ThreadVariant);
+  auto Linear = [] {
     auto E = std::make_shared<TidExpr>();
     E->K = TidExpr::Kind::Tid;
-    P.Tid = std::move(E);
-    P.V.LaneVariant = true;
-    P.Key = "%tid.x";
-    return P;
-  }
-  if (Name == "%laneid") {
-    PtxValue P = withUniformity(Uniformity::ThreadVariant);
-    auto Tid = std::make_shared<TidExpr>();
-    Tid->K = TidExpr::Kind::Tid;
-    auto Mask = std::make_shared<TidExpr>();
-    Mask->Value = 31;
+    return std::shared_ptr<const TidExpr>(std::move(E));
+  };
+  auto Const = [](int64_t C) {
+    auto E = std::make_shared<TidExpr>();
+    E->Value = C;
+    return std::shared_ptr<const TidExpr>(std::move(E));
+  };
+  auto Bin = [](StringRef Op, std::shared_ptr<const TidExpr> L,
+                std::shared_ptr<const TidExpr> R) {
     auto E = std::make_shared<TidExpr>();
     E->K = TidExpr::Kind::Binary;
-    E->Op = "and";
-    E->L = std::move(Tid);
-    E->R = std::move(Mask);
-    E->Size = 3;
+    E->Op = Op.str();
+    E->Size = L->Size + R->Size + 1;
+    E->L = std::move(L);
+    E->R = std::move(R);
+    return std::shared_ptr<const TidExpr>(std::move(E));
+  };
+  auto ThreadValue = [&](std::shared_ptr<const TidExpr> E, StringRef Key) {
+    PtxValue P = withUniformity(Uniformity::ThreadVariant);
     P.Tid = std::move(E);
-    P.V.LaneVariant = true;
-    P.Key = Name.str();
+    P.V.LaneVariant = laneVariant(*P.Tid);
+    if (!P.V.LaneVariant)
+      P.V.Uniform = Uniformity::WarpUniform;
+    P.Key = Key.str();
+    return P;
+  };
+  // The block shape: each dimension's extent when fixed, or 1 when bounded
+  // by 1 (`.maxntid 128, 1, 1`).
+  const BlockShape &Shape = Code.Shape;
+  auto Extent = [&](unsigned D) -> std::optional<unsigned> {
+    if (Shape.Required && (*Shape.Required)[D])
+      return (*Shape.Required)[D];
+    if (Shape.Maximum && (*Shape.Maximum)[D] == 1)
+      return 1u;
+    return std::nullopt;
+  };
+  std::optional<unsigned> X = Extent(0), Y = Extent(1), Z = Extent(2);
+  bool OneD = Y == 1u && Z == 1u;
+  if (Name == "%tid.x") {
+    // 1-D (or unknown) blocks: %tid.x is the linear id.
+    if (!OneD && X && Y && Z && *X * *Y * *Z <= MaxThreads)
+      return ThreadValue(Bin("rem", Linear(), Const(*X)), "%tid.x");
+    return ThreadValue(Linear(), "%tid.x");
+  }
+  if (Name == "%tid.y" || Name == "%tid.z") {
+    unsigned D = Name == "%tid.y" ? 1 : 2;
+    if (Extent(D) == 1u)
+      return constant(0);
+    if (X && Y && Z && *X * *Y * *Z <= MaxThreads) {
+      if (D == 1)
+        return ThreadValue(
+            Bin("rem", Bin("div", Linear(), Const(*X)), Const(*Y)), Name);
+      return ThreadValue(Bin("div", Linear(), Const(*X * *Y)), Name);
+    }
+  }
+  if (Name == "%ntid.x" || Name == "%ntid.y" || Name == "%ntid.z") {
+    unsigned D = Name.back() - 'x';
+    if (std::optional<unsigned> E = Extent(D); E && (D != 0 || Shape.Required))
+      return constant(*E);
+  }
+  if (Name == "%warpid") {
+    // The warp's number in the CTA (PTX ISA: unique per warp of a CTA);
+    // taken as the linear id / 32, which is what it numbers.
+    PtxValue P = ThreadValue(Bin("shr", Linear(), Const(5)), "%tid.x/32");
+    P.V.IsWarpIndex = true;
     return P;
   }
+  if (Name == "%laneid")
+    return ThreadValue(Bin("and", Linear(), Const(31)), "%laneid");
   if (Base == "%tid" || Base == "%laneid" || Base.starts_with("%lanemask")) {
     PtxValue P = withUniformity(Uniformity::ThreadVariant);
     P.Key = Name.str();
@@ -826,11 +980,6 @@ PtxValue RegisterValues::special(StringRef Name) const {
       Base == "%cluster_ctarank" || Base == "%cluster_nctarank" ||
       Base == "%nwarpid" || Base == "%gridid" || Base == "%nsmid") {
     PtxValue P = withUniformity(Uniformity::CtaUniform);
-    P.Key = Name.str();
-    return P;
-  }
-  if (Base == "%warpid") {
-    PtxValue P = withUniformity(Uniformity::WarpUniform);
     P.Key = Name.str();
     return P;
   }
@@ -859,8 +1008,12 @@ PtxValue RegisterValues::reg(StringRef Name) const {
     return It->second;
   if (Solving && DefCount.count(Name))
     return PtxValue(); // defined later in the fixpoint
-  if (Name.starts_with("%"))
-    return special(Name);
+  if (Name.starts_with("%")) {
+    auto [Cached, New] = Specials.try_emplace(Name);
+    if (New)
+      Cached->second = special(Name);
+    return Cached->second;
+  }
   return unknownValue();
 }
 
@@ -895,7 +1048,8 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
 
 std::vector<PtxValue>
 RegisterValues::evaluate(const ptx::Instruction &I) const {
-  std::vector<const ptx::Operand *> Dests = destinations(I);
+  const size_t Index = &I - Code.Instructions.data();
+  const std::vector<const ptx::Operand *> &Dests = DestsOf[Index];
   std::vector<PtxValue> Out(Dests.size(), unknownValue());
   if (Dests.empty())
     return Out;
@@ -905,7 +1059,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
                                      : unknownValue();
   };
   auto [Bits, Signed] = typeOf(I);
-  for (const ptx::Operand *S : sources(I))
+  for (const ptx::Operand *S : SourcesOf[Index])
     if (!operand(*S).Defined)
       return std::vector<PtxValue>(Dests.size()); // not known yet
   size_t FirstSrc = destinationOperands(I);
@@ -1004,10 +1158,32 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   }
   if (Base == "shfl" && Out.size() >= 1) {
     PtxValue V = Src(FirstSrc), Lane = Src(FirstSrc + 1);
+    PtxValue Clamp = Src(FirstSrc + 2);
     if (I.hasPart("idx") && Lane.V.Uniform <= Uniformity::WarpUniform) {
-      // A broadcast from one lane: the same value in the whole warp.
+      // A broadcast from one lane: the same value in the whole warp. A
+      // function of the thread id read from a constant lane (c = 31: the
+      // whole warp is one segment) is that function at the lane's thread
+      // of each warp: CuTe DSL's warp index, `shfl.sync.idx(linear_tid >>
+      // 5, 0)`, stays the warp index.
       if (V.V.Uniform > Uniformity::WarpUniform) {
-        V = withUniformity(Uniformity::WarpUniform);
+        std::optional<ThreadTable> T =
+            Lane.V.Constant && Clamp.V.Constant &&
+                    (*Clamp.V.Constant & 31) == 31 &&
+                    ((*Clamp.V.Constant >> 8) & 31) == 0
+                ? tableOf(V)
+                : std::nullopt;
+        if (T) {
+          ThreadTable Read(MaxThreads);
+          for (unsigned X = 0; X < MaxThreads; ++X)
+            Read[X] = (*T)[(X & ~31u) | unsigned(*Lane.V.Constant & 31)];
+          V = integerOf(Read);
+        } else {
+          std::string Key = V.Key.empty() || Lane.Key.empty()
+                                ? std::string()
+                                : "shfl.idx(" + V.Key + "," + Lane.Key + ")";
+          V = withUniformity(Uniformity::WarpUniform);
+          V.Key = std::move(Key);
+        }
       }
       Out[0] = V;
     } else {
@@ -1083,6 +1259,33 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       else
         Out[0] = P;
       return Out;
+    }
+    // Identities with a constant operand, so that `tid.z * ntid.y` is 0
+    // in a block whose z extent is 1 whatever %ntid.y is, and the linear
+    // thread id CuTe DSL computes, `(tid.z * ntid.y + tid.y) * ntid.x +
+    // tid.x`, is %tid.x there.
+    if (!L.V.isSlotAddress() && !R.V.isSlotAddress() && !L.V.isTmemAddress() &&
+        !R.V.isTmemAddress() && Bits) {
+      auto Is = [](const PtxValue &V, int64_t C) {
+        return V.V.Constant && *V.V.Constant == C;
+      };
+      if ((Base == "mul" || Base == "and") && (Is(L, 0) || Is(R, 0))) {
+        Out[0] = constant(0);
+        return Out;
+      }
+      if (!Wide &&
+          ((Is(R, 0) && (Base == "add" || Base == "sub" || Base == "or" ||
+                         Base == "xor" || Base == "shl" || Base == "shr")) ||
+           (Is(R, 1) && (Base == "mul" || Base == "div")))) {
+        Out[0] = L;
+        return Out;
+      }
+      if (!Wide &&
+          ((Is(L, 0) && (Base == "add" || Base == "or" || Base == "xor")) ||
+           (Is(L, 1) && Base == "mul"))) {
+        Out[0] = R;
+        return Out;
+      }
     }
     // Slot addresses plus an offset: another element of the array (of
     // an unknown one: the class of its elements).
@@ -1239,7 +1442,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   }
   if (Pure.count(Base.str())) {
     Uniformity U = Uniformity::CtaUniform;
-    for (const ptx::Operand *S : sources(I))
+    for (const ptx::Operand *S : SourcesOf[Index])
       U = join(U, operand(*S).V.Uniform);
     for (PtxValue &P : Out)
       P.V.Uniform = U;
@@ -1247,29 +1450,161 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   return Out;
 }
 
+namespace {
+/// What is kept of a register whose value keeps changing (a loop-carried
+/// value that grows each trip): its uniformity and what kind of address it
+/// is, which take finitely many values, so that the fixpoint settles.
+PtxValue widened(const PtxValue &Old, const PtxValue &New, PtxIdentities &Ids) {
+  PtxValue J = Old;
+  joinInto(J, New);
+  PtxValue W = unknownValue();
+  W.Defined = J.Defined;
+  W.V.Uniform = J.V.Uniform;
+  W.V.IsWarpIndex = J.V.IsWarpIndex;
+  if (J.V.Address != AddressKind::None) {
+    W.V.Address = J.V.Address;
+    W.V.Slot = J.V.Slot;
+    W.V.SlotArray = J.V.SlotArray;
+    W.V.SlotName = J.V.SlotName;
+    W.V.Spelling = J.V.SlotName;
+    // An element of the array at an offset that changed: the class of its
+    // elements.
+    if (W.V.isSlotAddress() && W.V.SlotArray)
+      W.V.Slot = Ids.element(W.V.SlotArray, std::nullopt);
+  }
+  return W;
+}
+} // namespace
+
 void RegisterValues::solve() {
   const size_t N = Code.Instructions.size();
-  // Blocks whose branch decides which definition of a register ran.
-  StringMap<std::vector<unsigned>> DefBlocks;
-  for (size_t Idx = 0; Idx < N; ++Idx)
-    for (const ptx::Operand *D : destinations(Code.Instructions[Idx]))
-      DefBlocks[D->Text].push_back(Code.BlockOf[Idx]);
+  // The definitions and readers of each register, and for registers with
+  // several definitions the predicates of the branches that decide which
+  // definition ran.
+  StringMap<std::vector<unsigned>> Defs, Readers;
+  StringMap<std::vector<std::string>> Deciders;  // register -> predicates
+  StringMap<std::vector<std::string>> Dependent; // predicate -> registers
+  StringSet<> SingleBlock; // several definitions, all in one block
+  for (size_t Idx = 0; Idx < N; ++Idx) {
+    for (const ptx::Operand *D : DestsOf[Idx])
+      Defs[D->Text].push_back(Idx);
+    for (const ptx::Operand *S : SourcesOf[Idx])
+      Readers[S->Text].push_back(Idx);
+  }
+  for (auto &Entry : Defs) {
+    if (!hasSeveralDefinitions(Entry.first()))
+      continue;
+    std::set<unsigned> Blocks;
+    for (unsigned Idx : Entry.second)
+      Blocks.insert(Code.BlockOf[Idx]);
+    std::set<std::string> Preds;
+    for (unsigned B : Blocks)
+      for (unsigned C : Code.Controllers(B)) {
+        int Br = Code.BranchOf[C];
+        if (Br >= 0 && Code.Instructions[Br].Pred)
+          Preds.insert(Code.Instructions[Br].Pred->Predicate.Text);
+      }
+    // Several definitions in one block that agree on a constant are not
+    // decided by a branch.
+    Deciders[Entry.first()].assign(Preds.begin(), Preds.end());
+    for (const std::string &P : Preds)
+      Dependent[P].push_back(Entry.first().str());
+    if (Blocks.size() < 2)
+      SingleBlock.insert(Entry.first());
+  }
+
+  // The value of register \p Name from the current outputs of its
+  // definitions.
+  auto Combine = [&](StringRef Name) {
+    if (auto It = Overrides.find(Name); It != Overrides.end())
+      return It->second;
+    PtxValue V;
+    for (unsigned Idx : Defs.lookup(Name)) {
+      const std::vector<PtxValue> &Vals = Outputs[Idx];
+      const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
+      for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
+        if (Dests[D]->Text == Name && Vals[D].Defined)
+          joinInto(V, Vals[D]);
+    }
+    if (!hasSeveralDefinitions(Name) || !V.Defined ||
+        (SingleBlock.count(Name) && V.V.Constant))
+      return V;
+    // Definitions that disagree: which one a thread sees depends on the
+    // branches that lead to them.
+    for (const std::string &P : Deciders.lookup(Name)) {
+      auto It = Values.find(P);
+      if (It == Values.end() || !It->second.Defined)
+        continue;
+      const PtxValue &Cond = It->second;
+      // A lane test on %tid.x alone deciding between definitions is often
+      // nvcc's hoisting of a warp test (`p = warp == 2` set in the arms of
+      // `if (tid == 0)`): which threads see which value is not followed,
+      // so the value is unknown rather than thread-variant.
+      Uniformity U = Cond.V.Uniform;
+      if (U == Uniformity::ThreadVariant && Cond.TrueFor)
+        U = Uniformity::Unknown;
+      V.V.Uniform = join(V.V.Uniform, U);
+    }
+    return V;
+  };
 
   Solving = true;
-  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
-    StringMap<PtxValue> Next;
-    for (size_t Idx = 0; Idx < N; ++Idx) {
+  // Instructions to evaluate, in program order; every one at the start.
+  std::vector<uint8_t> Dirty(N, 1);
+  size_t DirtyCount = N;
+  StringMap<unsigned> Changes;
+  Outputs.assign(N, {});
+  // Each instruction is evaluated about once per change of a source; a
+  // register that changes more than WidenAfter times is widened, so this
+  // bound is only reached by pathological modules.
+  constexpr unsigned WidenAfter = 8;
+  const uint64_t MaxEvaluations = uint64_t(N) * 64 + 1024;
+  uint64_t Evaluations = 0;
+  std::vector<std::string> Stack;
+  auto Update = [&](StringRef First) {
+    Stack.assign(1, First.str());
+    while (!Stack.empty()) {
+      std::string Name = std::move(Stack.back());
+      Stack.pop_back();
+      PtxValue V = Combine(Name);
+      auto It = Values.find(Name);
+      if (It != Values.end() && It->second == V)
+        continue;
+      if (It != Values.end() && ++Changes[Name] > WidenAfter &&
+          !Overrides.count(Name))
+        V = widened(It->second, V, Ids);
+      if (It != Values.end() && It->second == V)
+        continue;
+      Values[Name] = std::move(V);
+      for (unsigned R : Readers.lookup(Name))
+        if (!Dirty[R]) {
+          Dirty[R] = 1;
+          ++DirtyCount;
+        }
+      for (const std::string &D : Dependent.lookup(Name))
+        Stack.push_back(D);
+    }
+  };
+  while (DirtyCount) {
+    for (size_t Idx = 0; Idx < N && DirtyCount; ++Idx) {
+      if (!Dirty[Idx])
+        continue;
+      Dirty[Idx] = 0;
+      --DirtyCount;
+      if (++Evaluations > MaxEvaluations) {
+        Solving = false;
+        GaveUp = true;
+        return;
+      }
       const ptx::Instruction &I = Code.Instructions[Idx];
-      std::vector<const ptx::Operand *> Dests = destinations(I);
+      const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
       if (Dests.empty())
         continue;
       std::vector<PtxValue> Vals = evaluate(I);
       Uniformity Guard = Uniformity::CtaUniform;
       if (I.Pred)
         Guard = operand(I.Pred->Predicate).V.Uniform;
-      for (size_t D = 0; D < Dests.size(); ++D) {
-        PtxValue V = Vals[D];
-        PtxValue &Slot = Next[Dests[D]->Text];
+      for (PtxValue &V : Vals) {
         if (!V.Defined)
           continue; // a source is not known yet (optimistic start)
         // Written only where the guard holds: the register's value
@@ -1283,57 +1618,19 @@ void RegisterValues::solve() {
           V.V.PerThread.reset();
           V.V.PerThreadExact = false;
         }
-        joinInto(Slot, V);
       }
-    }
-    // Definitions that disagree: which one a thread sees depends on the
-    // branches that lead to them.
-    for (auto &Entry : Next) {
-      PtxValue &V = Entry.second;
-      if (!hasSeveralDefinitions(Entry.first()))
+      if (Outputs[Idx] == Vals)
         continue;
-      std::set<unsigned> Blocks(DefBlocks[Entry.first()].begin(),
-                                DefBlocks[Entry.first()].end());
-      if (Blocks.size() < 2 && V.V.Constant)
-        continue;
-      for (unsigned B : Blocks)
-        for (unsigned C : Code.Controllers(B)) {
-          int Br = Code.BranchOf[C];
-          if (Br < 0 || !Code.Instructions[Br].Pred)
-            continue;
-          PtxValue Cond = operand(Code.Instructions[Br].Pred->Predicate);
-          if (!Cond.Defined)
-            continue;
-          // A lane test on %tid.x alone deciding between definitions is
-          // often nvcc's hoisting of a warp test (`p = warp == 2` set in
-          // the arms of `if (tid == 0)`): which threads see which value
-          // is not followed, so the value is unknown rather than
-          // thread-variant.
-          Uniformity U = Cond.V.Uniform;
-          if (U == Uniformity::ThreadVariant && Cond.TrueFor)
-            U = Uniformity::Unknown;
-          V.V.Uniform = join(V.V.Uniform, U);
-        }
-    }
-    for (auto &Entry : Overrides)
-      Next[Entry.first()] = Entry.second;
-    bool Changed = Next.size() != Values.size();
-    if (!Changed)
-      for (auto &Entry : Next) {
-        auto It = Values.find(Entry.first());
-        if (It == Values.end() || !(It->second == Entry.second)) {
-          Changed = true;
-          break;
-        }
-      }
-    Values = std::move(Next);
-    if (!Changed) {
-      Solving = false;
-      return;
+      Outputs[Idx] = std::move(Vals);
+      for (const ptx::Operand *D : Dests)
+        Update(D->Text);
     }
   }
+  // Registers never defined by an evaluated instruction stay as they are;
+  // overrides apply even where no definition was evaluated.
+  for (auto &Entry : Overrides)
+    Values[Entry.first()] = Entry.second;
   Solving = false;
-  GaveUp = true;
 }
 
 } // namespace tmemcheck

@@ -13,6 +13,13 @@
 // definitions disagree also takes the uniformity of the branches that
 // decide which definition ran. Anything not understood is unknown.
 //
+// The fixpoint is a worklist: an instruction is evaluated again only when
+// one of its sources changed. A register that keeps changing (a value that
+// grows each loop trip) is widened to what takes finitely many values (its
+// uniformity, the kind of address it is), so real modules settle; only a
+// pathological module exhausts the evaluation bound, and the kernel is
+// then marked incomplete.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H
@@ -27,6 +34,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <array>
 #include <bitset>
 #include <functional>
 #include <memory>
@@ -54,6 +62,17 @@ struct TidExpr {
 
   /// The value for thread \p Tid, or nullopt (division by zero).
   std::optional<int64_t> evaluate(int64_t Tid) const;
+
+private:
+  /// The value of a Binary node for every thread, computed on first use
+  /// (the same expression is evaluated for all 1024 threads many times:
+  /// by each comparison, warp test and fixpoint round that reads it).
+  struct Values1024 {
+    ThreadTable V;
+    ThreadSet Undefined;
+  };
+  mutable std::shared_ptr<const Values1024> Cache;
+  const Values1024 &binaryTable() const;
 };
 
 /// The value of one register (or predicate) as far as it is known.
@@ -89,10 +108,24 @@ struct PtxValue {
   friend bool operator==(const PtxValue &A, const PtxValue &B);
 };
 
+/// The block shape a kernel's header promises: `.reqntid` fixes it, so
+/// that %tid.{x,y,z} and %ntid are functions of the linear thread id
+/// (`(tid.z * ntid.y + tid.y) * ntid.x + tid.x`, the id warps are formed
+/// from, which TidExpr::Kind::Tid stands for); `.maxntid` bounds it, so a
+/// dimension bounded by 1 has tid 0 and ntid 1. Without either the block is
+/// taken as 1-D in x, as before.
+struct BlockShape {
+  std::optional<std::array<unsigned, 3>> Required; ///< .reqntid
+  std::optional<std::array<unsigned, 3>> Maximum;  ///< .maxntid
+};
+
 /// How the instance's code is laid out, as the evaluator needs it.
 struct InstanceCode : ThreadFlowGraph {
   /// Blocks whose conditional branch decides whether block B runs.
   std::function<std::vector<unsigned>(unsigned B)> Controllers;
+  /// The kernel's block shape (for the kernel and every callee inlined in
+  /// it).
+  BlockShape Shape;
 };
 
 /// Identities of shared-memory slots and of registers, shared by every
@@ -165,6 +198,12 @@ private:
   /// Values proved per thread (refineByThread): they replace the join of
   /// the register's definitions.
   llvm::StringMap<PtxValue> Overrides;
+  /// Per instruction: its destination and source registers, and the
+  /// values it last gave its destinations (solve()).
+  std::vector<std::vector<const ptx::Operand *>> DestsOf, SourcesOf;
+  std::vector<std::vector<PtxValue>> Outputs;
+  /// Special registers (%tid.x, %warpid, ...), computed once.
+  mutable llvm::StringMap<PtxValue> Specials;
   bool GaveUp = false;
   bool Solving = false; ///< inside solve(): undefined means "not yet".
 };

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 nvcc="${NVCC:-/usr/local/cuda/bin/nvcc}"
-for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands; do
+for src in lifecycle-bugs clean hoisted-roles unrolled-reads lane-operands widening; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -ptx -lineinfo "$src.cu" \
     -o "$src.ptx"
 done
@@ -20,6 +20,13 @@ done
 "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -rdc=true \
   -ptx -lineinfo ../../config/Inputs/api-models/wrapped.cu -o wrapped-rdc.ptx
 sed -i 's|"../../config/Inputs/api-models/|"|' wrapped-rdc.ptx
+# Kernels whose CUDA source is a test of the CUDA side.
+for src in alloc-base pipeline-release; do
+  "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -ptx \
+    -lineinfo "../../checks/$src.cu" -o "$src.ptx"
+  sed -i "s|\"$PWD/|\"|" "$src.ptx"
+  sed -i 's|"\.\./\.\./checks/|"|' "$src.ptx"
+done
 # Keep the .file paths relative: findings then name "clean.cu:12:3" on any
 # machine.
 sed -i "s|\"$PWD/|\"|" ./*.ptx
