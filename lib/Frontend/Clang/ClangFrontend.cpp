@@ -476,16 +476,17 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
     Tool.mapVirtualFile(Name, Contents);
   // `Instantiate:` specialisations: appended to the file itself, so that its
   // line numbers stay as they are.
+  // ClangTool keeps references to both strings until it has run.
   std::string WithInstantiations;
+  SmallString<256> InstantiatedFile(File);
   if (!Limits.Roots.Instantiations.empty())
     if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
       WithInstantiations =
           instantiationsFor((*Buf)->getBuffer(), Limits.Roots.Instantiations);
       if (!WithInstantiations.empty()) {
-        SmallString<256> Abs(File);
-        llvm::sys::fs::make_absolute(Abs);
+        llvm::sys::fs::make_absolute(InstantiatedFile);
         WithInstantiations.insert(0, (*Buf)->getBuffer().str());
-        Tool.mapVirtualFile(Abs, WithInstantiations);
+        Tool.mapVirtualFile(InstantiatedFile, WithInstantiations);
       }
     }
   Tool.clearArgumentsAdjusters();
