@@ -21,22 +21,6 @@ namespace tmemcheck {
 
 namespace {
 
-const VarDecl *referencedVar(const Expr *E) {
-  if (const auto *DRE =
-          dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
-    return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
-}
-
-std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
 /// The induction variable, first value and step 1 of `for (T i = C; i < N;
 /// ++i)` (LoopTripCounter::constantTripCount's forms with step 1).
 std::optional<std::pair<const VarDecl *, int64_t>>

@@ -18,6 +18,8 @@ namespace {
 
 constexpr uint64_t MaxTrips = uint64_t(1) << 20;
 
+} // namespace
+
 const VarDecl *referencedVar(const Expr *E) {
   if (const auto *DRE =
           dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
@@ -33,8 +35,6 @@ std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
     return std::nullopt;
   return R.Val.getInt().getExtValue();
 }
-
-} // namespace
 
 std::optional<uint64_t> LoopTripCounter::constantTripCount(const ForStmt &For,
                                                            ASTContext &Ctx) {

@@ -22,6 +22,11 @@
 
 namespace tmemcheck {
 
+/// The variable \p E names (through parentheses and casts), or nullptr.
+const clang::VarDecl *referencedVar(const clang::Expr *E);
+/// The integer constant \p E evaluates to, if it is one.
+std::optional<int64_t> constantOf(const clang::Expr *E, clang::ASTContext &Ctx);
+
 /// Counts the constant-trip `for` loops around statements, one parent map
 /// per function body, built when first asked.
 class LoopTripCounter {
