@@ -268,6 +268,11 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
   const unsigned K = Starts.size();
   InstanceCode Code;
   Code.Instructions = Instrs;
+  // The kernel's header fixes or bounds the block shape for every function
+  // inlined into it: %tid.{x,y,z} and %ntid follow from `.reqntid`.
+  const ptx::FunctionDecl &KernelFn = M.Functions[F.Active.front()];
+  Code.Shape.Required = KernelFn.ReqNtid;
+  Code.Shape.Maximum = KernelFn.MaxNtid;
   Code.BlockOf.assign(N, 0);
   Code.BranchOf.assign(K, -1);
   for (unsigned B = 0; B < K; ++B) {
