@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PtxGraphBuilder.h"
+#include "BarrierRuns.h"
 
 #include "tmemcheck/Analysis/AllocBase.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
@@ -47,7 +48,6 @@ bool keyReadsCtaId(llvm::StringRef Key) {
   }
   return false;
 }
-
 
 bool isBranch(const ptx::Instruction &I) { return I.base() == "bra"; }
 bool isReturn(const ptx::Instruction &I) {
@@ -105,7 +105,7 @@ OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
     AbstractValue A = V.operand(L).V;
     if (L.K == ptx::Operand::Kind::Register) {
       A.VariableId = Ids.variable(Instance, L.Text);
-      A.VariableName = L.Text;
+      A.VariableName = L.writtenName().str();
     }
     return A;
   };
@@ -772,6 +772,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
     Graph.Entry = S->Entry;
     refineLaneSplits(Graph);
     resolveConstantAddressesFromAllocBase(Graph);
+    separateBarrierRuns(Graph, Ids);
     Graph.noteCallsWithoutBody(CallsWithoutBody);
   }
   BranchThreads.clear();

@@ -47,6 +47,7 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
          X.Constant == Y.Constant && X.Uniform == Y.Uniform &&
          X.IsWarpIndex == Y.IsWarpIndex && X.Address == Y.Address &&
          X.Slot == Y.Slot && X.SlotArray == Y.SlotArray &&
+         X.SlotRunStart == Y.SlotRunStart && X.SlotIndexed == Y.SlotIndexed &&
          X.LaneOffset == Y.LaneOffset && X.ColumnOffset == Y.ColumnOffset;
 }
 
@@ -71,6 +72,14 @@ uint64_t PtxIdentities::element(uint64_t Array, std::optional<int64_t> Offset) {
   std::string Key = "elem:" + std::to_string(Array) + ":" +
                     (Offset ? std::to_string(*Offset) : std::string("*"));
   auto [It, New] = Ids.try_emplace(Key, Next);
+  if (New)
+    ++Next;
+  return It->second;
+}
+
+uint64_t PtxIdentities::run(uint64_t Array, int64_t Start) {
+  auto [It, New] = Ids.try_emplace(
+      "run:" + std::to_string(Array) + ":" + std::to_string(Start), Next);
   if (New)
     ++Next;
   return It->second;
@@ -384,6 +393,9 @@ void joinInto(PtxValue &A, const PtxValue &B) {
     X.SlotName.clear();
     X.LaneOffset = X.ColumnOffset = std::nullopt;
   } else {
+    if (X.SlotRunStart != Y.SlotRunStart)
+      X.SlotRunStart.reset();
+    X.SlotIndexed = X.SlotIndexed || Y.SlotIndexed;
     if (X.LaneOffset != Y.LaneOffset)
       X.LaneOffset.reset();
     if (X.ColumnOffset != Y.ColumnOffset)
@@ -1005,6 +1017,7 @@ PtxValue RegisterValues::symbol(StringRef Name) const {
   P.V.SlotName = It->second;
   P.V.Spelling = It->second;
   P.SlotOffset = 0;
+  P.V.SlotRunStart = 0;
   return P;
 }
 
@@ -1032,7 +1045,7 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   case ptx::Operand::Kind::Register: {
     PtxValue P = reg(O.Text);
     if (P.V.Spelling.empty())
-      P.V.Spelling = O.Text;
+      P.V.Spelling = O.writtenName().str();
     return P;
   }
   case ptx::Operand::Kind::Symbol:
@@ -1045,6 +1058,8 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
       // `[slot+4]`: the next slot of an array.
       if (P.SlotOffset)
         P.SlotOffset = *P.SlotOffset + O.AddressOffset;
+      if (P.V.SlotRunStart)
+        P.V.SlotRunStart = *P.V.SlotRunStart + O.AddressOffset;
       P.V.Slot = Ids.element(P.V.SlotArray, P.SlotOffset);
     }
     return P;
@@ -1100,6 +1115,12 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       S.SlotOffset = *S.SlotOffset + *C.V.Constant;
     else
       S.SlotOffset.reset();
+    if (C.V.Constant && S.V.SlotRunStart && Base == "add")
+      S.V.SlotRunStart = *S.V.SlotRunStart + *C.V.Constant;
+    else if (!C.V.Constant)
+      S.V.SlotIndexed = true;
+    else
+      S.V.SlotRunStart.reset();
     S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
     S.V.Uniform = join(S.V.Uniform, C.V.Uniform);
     S.Key.clear();
@@ -1327,6 +1348,20 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       Out[D] = Dests[D] == &I.Operands[0] ? Lane : Elected;
     return Out;
   }
+  // `mapa.shared::cluster d, a, rank`: the same variable in the CTA of that
+  // rank. The code of every CTA is the same, so the barrier (or slot) it
+  // names has the identity of `a`: a consumer release to the peer's copy
+  // of `empty[stage]` is a release on that pipeline's barrier.
+  if (Base == "mapa" && Out.size() == 1 && I.Operands.size() == 3) {
+    PtxValue A = Src(1), Rank = Src(2);
+    if (A.V.isSlotAddress()) {
+      A.V.Uniform = join(A.V.Uniform, Rank.V.Uniform);
+      A.Key.clear();
+      A.Tid.reset();
+      Out[0] = A;
+      return Out;
+    }
+  }
   if (Base == "shfl" && Out.size() >= 1) {
     PtxValue V = Src(FirstSrc), Lane = Src(FirstSrc + 1);
     PtxValue Clamp = Src(FirstSrc + 2);
@@ -1487,6 +1522,8 @@ PtxValue widened(const PtxValue &Old, const PtxValue &New, PtxIdentities &Ids) {
     W.V.Address = J.V.Address;
     W.V.Slot = J.V.Slot;
     W.V.SlotArray = J.V.SlotArray;
+    W.V.SlotRunStart = J.V.SlotRunStart;
+    W.V.SlotIndexed = true;
     W.V.SlotName = J.V.SlotName;
     W.V.Spelling = J.V.SlotName;
     // An element of the array at an offset that changed: the class of its

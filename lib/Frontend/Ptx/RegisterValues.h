@@ -139,6 +139,9 @@ public:
   /// an unknown offset (nullopt) is the class of all its elements, as
   /// `&full_bar[stage]` names one mbarrier of a pipeline.
   uint64_t element(uint64_t Array, std::optional<int64_t> Offset);
+  /// The run of mbarriers at byte \p Start of the variable \p Array
+  /// (BarrierRuns.h).
+  uint64_t run(uint64_t Array, int64_t Start);
   /// A register of one instance (for tcgen05.ld destinations).
   uint64_t variable(unsigned Instance, llvm::StringRef Reg);
 
