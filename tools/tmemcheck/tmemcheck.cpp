@@ -374,6 +374,8 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
       OS << " [" << Key << (Arm == 0 ? "" : " false") << ']';
     if (Blk.BranchUniformity)
       OS << "  branch uniformity " << static_cast<int>(*Blk.BranchUniformity);
+    if (Blk.LoopRunsAtLeastOnce)
+      OS << "  loop runs at least once";
     OS << '\n';
     for (const Event &E : Blk.Events) {
       SourceLoc L = E.userLoc();

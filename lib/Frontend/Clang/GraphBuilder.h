@@ -180,6 +180,10 @@ private:
   unsigned visitUnresolvedCall(const clang::CallExpr *CE, unsigned Cur,
                                const Frame &F);
   static std::string qualifiedName(const clang::NamedDecl *D);
+  /// The lvalue-to-rvalue conversion \p Read only copies the value: it is a
+  /// local's initialiser, the right side of an assignment, or a returned
+  /// value (through parentheses and implicit conversions).
+  bool isPlainCopy(const clang::Expr *Read, const Frame &F);
   bool overBudget();
 
   clang::ASTContext &Ctx;

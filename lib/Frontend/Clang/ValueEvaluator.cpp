@@ -1470,6 +1470,41 @@ AbstractValue ValueEvaluator::evaluateSingleReturn(const CallExpr *CE,
   return Unknown;
 }
 
+std::optional<int64_t> ValueEvaluator::variableElement(const Expr *E,
+                                                       const Frame &F) {
+  const Frame *Cur = &F;
+  std::optional<int64_t> Index;
+  unsigned Subscripts = 0;
+  for (unsigned Steps = 0; E && Cur && Steps < MaxEvalDepth; ++Steps) {
+    E = strip(E);
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (++Subscripts > 1)
+        return std::nullopt;
+      Index = evaluate(AS->getIdx(), *Cur).Constant;
+      E = AS->getBase();
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      E = ME->getBase();
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    if (!DRE)
+      return std::nullopt;
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && P->getType()->isReferenceType()) {
+      auto It = Cur->Args.find(P);
+      if (It == Cur->Args.end() || !Cur->Parent)
+        return std::nullopt;
+      E = It->second;
+      Cur = Cur->Parent;
+      continue;
+    }
+    return Index;
+  }
+  return std::nullopt;
+}
+
 uint64_t ValueEvaluator::variableIdentity(const Expr *E, const Frame &F,
                                           std::string *Name) {
   const Frame *Cur = &F;

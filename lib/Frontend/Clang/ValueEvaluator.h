@@ -67,6 +67,11 @@ public:
 
   AbstractValue evaluate(const clang::Expr *E, const Frame &F);
 
+  /// For an lvalue \p E naming one element of a one-dimensional local array
+  /// (`regs[3]`, possibly through reference parameters): the element's
+  /// constant index; std::nullopt otherwise.
+  std::optional<int64_t> variableElement(const clang::Expr *E, const Frame &F);
+
   /// A stable identity for the storage \p E designates (a local variable or
   /// array, possibly reached through reference parameters), or 0.
   uint64_t variableIdentity(const clang::Expr *E, const Frame &F,
