@@ -45,7 +45,8 @@ public:
                             Name, Kind));
       F.Notes.push_back(
           {locationSeenFrom(*R.Access, *R.Dealloc),
-           fmt::format("tcgen05.{} accesses the region here", Kind)});
+           fmt::format("tcgen05.{} accesses the region here", Kind),
+           R.Access->Id});
       Out.report(std::move(F));
     }
     for (const InFlightAtDealloc &I : Ctx.completion().inFlightAtDealloc()) {
@@ -58,7 +59,8 @@ public:
                       "wait on the mbarrier first (rule A11)",
                       V ? V->SlotName : "?", Kind));
       F.Notes.push_back({locationSeenFrom(*I.Op, *I.Dealloc),
-                         fmt::format("tcgen05.{} issued here", Kind)});
+                         fmt::format("tcgen05.{} issued here", Kind),
+                         I.Op->Id});
       Out.report(std::move(F));
     }
   }

@@ -68,7 +68,8 @@ public:
                         "allocation can be freed (rule A9)",
                         R->Name, V->LaneOffset.value_or(0),
                         V->ColumnOffset.value_or(0)));
-        F.Notes.push_back({R->Allocs.front()->kernelLoc(), "allocated here"});
+        F.Notes.push_back({R->Allocs.front()->kernelLoc(), "allocated here",
+                           R->Allocs.front()->Id});
         Out.report(std::move(F));
         return;
       }
@@ -81,7 +82,8 @@ public:
                         R->Name));
         F.Notes.push_back({R->Allocs.front()->kernelLoc(),
                            "allocated here, but not on every path to the "
-                           "dealloc"});
+                           "dealloc",
+                           R->Allocs.front()->Id});
         Out.report(std::move(F));
       }
     });

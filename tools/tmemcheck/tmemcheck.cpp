@@ -205,6 +205,13 @@ cl::opt<std::string> SarifHelpBase(
              "helpUri and help links (e.g. https://github.com/<org>/tmemcheck/"
              "blob/main/docs/)"),
     cl::value_desc("url"), cl::cat(Category));
+cl::opt<std::string> SarifSrcRoot(
+    "sarif-srcroot",
+    cl::desc("Source root of the SARIF log (%SRCROOT% of its "
+             "originalUriBaseIds): files under it get URIs relative to it, "
+             "others absolute file URIs (default: the current directory; "
+             "config: SarifSrcRoot)"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
                                   "diagnostics"),
@@ -440,8 +447,8 @@ int main(int argc, const char **argv) {
           &errs()))
     return ExitToolError;
   const auto RunStart = std::chrono::steady_clock::now();
-  for (const cl::opt<std::string> *O :
-       {&BaselinePath, &WriteBaselinePath, &ShardSpec, &MergeSarif})
+  for (const cl::opt<std::string> *O : {&BaselinePath, &WriteBaselinePath,
+                                        &ShardSpec, &MergeSarif, &SarifSrcRoot})
     if (O->getNumOccurrences() && O->empty()) {
       errs() << "tmemcheck: error: --" << O->ArgStr << " needs a value\n";
       return ExitToolError;
@@ -521,6 +528,10 @@ int main(int argc, const char **argv) {
       Effective.AssumeCtasPerSm = AssumeCtasPerSm;
     if (RequireComplete.getNumOccurrences())
       Effective.RequireComplete = RequireComplete;
+    if (SarifSrcRoot.getNumOccurrences())
+      Effective.SarifSrcRoot = SarifSrcRoot;
+    if (SarifHelpBase.getNumOccurrences())
+      Effective.SarifHelpBase = SarifHelpBase;
     if (GpuArch.getNumOccurrences()) {
       if (!Effective.Compat)
         Effective.Compat.emplace();
@@ -831,7 +842,35 @@ int main(int argc, const char **argv) {
   std::vector<std::string> UnknownOptions;
   // Files not analysed and kernels left incomplete, for SARIF.
   SarifRunInfo SarifInfo;
-  SarifInfo.HelpBase = SarifHelpBase;
+  // Run-wide SARIF settings: the flag, else the first file's config (a
+  // relative SarifSrcRoot is relative to that config's directory), else the
+  // current directory and no help base.
+  SarifInfo.HelpBase = SarifHelpBase.getNumOccurrences()
+                           ? std::string(SarifHelpBase)
+                           : Reference->SarifHelpBase.value_or("");
+  if (SarifSrcRoot.getNumOccurrences()) {
+    SarifInfo.SrcRoot = SarifSrcRoot;
+  } else if (Reference->SarifSrcRoot) {
+    SmallString<256> Root(*Reference->SarifSrcRoot);
+    if (sys::path::is_relative(Root)) {
+      SmallString<256> Dir(sys::path::parent_path(Reference->Path));
+      sys::path::append(Dir, Root);
+      Root = Dir;
+    }
+    SarifInfo.SrcRoot = std::string(Root);
+  } else {
+    SarifInfo.SrcRoot = ".";
+  }
+  if (Format == OutputFormat::Sarif &&
+      !sys::fs::is_directory(SarifInfo.SrcRoot)) {
+    errs() << "tmemcheck: error: the SARIF source root '" << SarifInfo.SrcRoot
+           << "' ("
+           << (SarifSrcRoot.getNumOccurrences()
+                   ? std::string("--sarif-srcroot")
+                   : "SarifSrcRoot in " + Reference->Path)
+           << ") is not a directory\n";
+    return ExitToolError;
+  }
   auto FileFailed = [&](const std::string &File, const std::string &Why) {
     Totals.fileFailed(File, Why);
     ToolFailed = true;
@@ -1088,8 +1127,9 @@ int main(int argc, const char **argv) {
     writeJsonReport(outs(), AllFindings, AllVerdicts);
   else if (Format == OutputFormat::Sarif) {
     // Code scanning matches alerts across runs by these fingerprints, the
-    // same ones a baseline holds (relative to the working directory).
-    Fingerprinter Identities(".");
+    // same ones a baseline holds, with paths relative to the source root
+    // (the working directory unless --sarif-srcroot says otherwise).
+    Fingerprinter Identities(SarifInfo.SrcRoot);
     for (Finding &F : AllFindings)
       F.Fingerprint = Identities.identify(F).Fingerprint;
     SarifInfo.ExecutionSuccessful = !ToolFailed;

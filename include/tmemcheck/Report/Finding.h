@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ llvm::StringRef severityName(Severity S);
 struct FindingNote {
   SourceLoc Loc;
   std::string Message;
+  /// Program order (Event::Id) of the event the note points at, when it is
+  /// one (the alloc, the load, the dealloc): SARIF's code flow puts these
+  /// and the finding's own event on one timeline in this order. Unset for
+  /// notes about context (a wrapper, a condition, an exit).
+  std::optional<unsigned> Order;
 };
 
 /// One edit of a fix-it: replace Length bytes at byte Offset of File by
