@@ -37,7 +37,7 @@ std::string uriEncoded(StringRef Path, bool AllowColon) {
         (AllowColon && C == ':'))
       Out += static_cast<char>(C);
     else
-      Out += formatv("%{0:X2}", static_cast<unsigned>(C)).str();
+      Out += {'%', hexdigit(C >> 4), hexdigit(C & 15)};
   }
   return Out;
 }

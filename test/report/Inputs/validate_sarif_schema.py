@@ -69,7 +69,7 @@ def semantic_problems(log):
             walk(run.get(key, []), visit)
         for i, result in enumerate(run.get("results", [])):
             ids = location_ids(result)
-            for _, target in LINK.findall(result["message"].get("text", "")):
+            for _, target in LINK.findall(result.get("message", {}).get("text", "")):
                 if ids.count(int(target)) != 1:
                     problems.append("runs[%d].results[%d]: link to location "
                                     "%s, which %d locations have as id"
