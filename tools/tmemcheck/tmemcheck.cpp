@@ -454,6 +454,13 @@ int main(int argc, const char **argv) {
       return ExitToolError;
     }
 
+  if (Report == ReportKind::Html && Format != OutputFormat::Text) {
+    errs() << "tmemcheck: error: --report=html writes the HTML page to "
+              "stdout, which --format=json or sarif also needs; run them "
+              "separately\n";
+    return ExitToolError;
+  }
+
   if (!MergeSarif.empty()) {
     std::vector<std::string> Logs(SourcePaths.begin(), SourcePaths.end());
     if (Error E = mergeSarifFiles(Logs, MergeSarif)) {
@@ -744,7 +751,10 @@ int main(int argc, const char **argv) {
     return L;
   };
 
-  TextPrinter Printer(outs(), !NoSnippets);
+  // --report=html: stdout is the page and nothing else, the findings'
+  // text goes to stderr with the remarks.
+  const bool HtmlOnStdout = Report == ReportKind::Html;
+  TextPrinter Printer(HtmlOnStdout ? errs() : outs(), !NoSnippets);
   // Remarks are about the analysis, not the code: stderr, so that stdout
   // holds only findings (or the HTML/JSON/SARIF document).
   TextPrinter RemarkPrinter(errs(), !NoSnippets);
@@ -754,7 +764,8 @@ int main(int argc, const char **argv) {
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
   std::vector<KernelVerdict> AllVerdicts; // for --format=json
   llvm::json::Array AllReports;      // for --report=json
-  std::vector<KernelReport> HtmlReports; // for --report=html
+  std::vector<HtmlKernel> HtmlReports; // for --report=html
+  std::vector<Finding> HtmlUnmapped;   // findings of kernels without one
   bool ToolFailed = false;
   BatchSummary Totals;
   // Files are analysed in parallel (-j); the results are reported in input
@@ -926,7 +937,7 @@ int main(int argc, const char **argv) {
              << " compile error(s), results may be incomplete\n";
       FileFailed(File, fmt::format("{} compile error(s)", TU.CompileErrors));
     }
-    outs() << O.EventDump;
+    (HtmlOnStdout ? errs() : outs()) << O.EventDump;
     if (Timing)
       errs() << fmt::format(
           "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
@@ -934,6 +945,7 @@ int main(int argc, const char **argv) {
           File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
           TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
     std::map<std::string, unsigned> ReportedByKernel;
+    std::vector<Finding> Reported; // for --report=html
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
@@ -946,6 +958,8 @@ int main(int argc, const char **argv) {
       Totals.addFinding(F);
       if (Format == OutputFormat::Text)
         Printer.print(F);
+      if (HtmlOnStdout)
+        Reported.push_back(F);
       if (KeepFindings)
         AllFindings.push_back(std::move(F));
     }
@@ -964,14 +978,25 @@ int main(int argc, const char **argv) {
       if (Format == OutputFormat::Json)
         AllVerdicts.push_back(std::move(V));
     }
+    std::vector<uint8_t> Placed(Reported.size(), 0);
     for (KernelReport &KR : O.Reports) {
-      if (Report == ReportKind::Text)
+      if (Report == ReportKind::Text) {
         printResourceReport(outs(), KR);
-      else if (Report == ReportKind::Html)
-        HtmlReports.push_back(std::move(KR));
-      else
+      } else if (Report == ReportKind::Html) {
+        HtmlKernel K{std::move(KR), {}};
+        for (size_t J = 0; J < Reported.size(); ++J)
+          if (!Placed[J] && Reported[J].Kernel == K.Report.Kernel) {
+            K.Findings.push_back(std::move(Reported[J]));
+            Placed[J] = 1;
+          }
+        HtmlReports.push_back(std::move(K));
+      } else {
         AllReports.push_back(resourceReportToJson(KR));
+      }
     }
+    for (size_t J = 0; J < Reported.size(); ++J)
+      if (!Placed[J])
+        HtmlUnmapped.push_back(std::move(Reported[J]));
     if (!Quiet && Format == OutputFormat::Text) {
       outs().flush(); // the findings before the remarks about them
       for (const AnalysisRemark &R : O.KernelRemarks)
@@ -1137,7 +1162,7 @@ int main(int argc, const char **argv) {
                      TMEMCHECK_VERSION, SarifInfo);
   }
   if (Report == ReportKind::Html)
-    writeHtmlReport(outs(), HtmlReports);
+    writeHtmlReport(outs(), HtmlReports, HtmlUnmapped);
   if (Report == ReportKind::Json)
     outs() << llvm::formatv(
                   "{0:2}", llvm::json::Value(llvm::json::Object{
