@@ -67,6 +67,8 @@ private:
       if (const FunctionDecl *Callee = CE->getDirectCallee()) {
         if (Callee->getIdentifier() && Callee->getName().starts_with("__sync"))
           return true;
+        if (isModelledByName(Callee))
+          return true;
         if (isRelevant(Callee, Depth + 1))
           return true;
       } else if (!CE->isTypeDependent() && CE->getCallee() &&
@@ -96,6 +98,16 @@ private:
       if (scan(Child, Depth))
         return true;
     return false;
+  }
+  /// The built-in models stand for instructions whether or not the body
+  /// has them (CUTLASS compiles its asm out): a function calling one is
+  /// relevant.
+  static bool isModelledByName(const FunctionDecl *Callee) {
+    std::string Name = withoutTemplateArguments(
+        Callee->getQualifiedNameAsString());
+    llvm::StringRef N(Name);
+    return findApiModel(N) || cutlassNamedBarrierMnemonic(N) ||
+           N.starts_with("cute::SM100_") || N.starts_with("tl::tcgen05_ld_");
   }
   llvm::DenseMap<const FunctionDecl *, bool> Memo;
 };
@@ -473,6 +485,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       addModeledCall(*M, CE, Cur, F);
       return Cur;
     }
+    if (addNamedBarrierCall(Callee, CE, Cur, F))
+      return Cur;
     if (addTileLangLoad(Callee, CE, Cur, F))
       return Cur;
     if (std::optional<bool> Arrive = clusterBarrierBuiltin(Callee)) {

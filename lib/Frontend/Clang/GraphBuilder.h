@@ -167,6 +167,12 @@ private:
   /// adds the ld and its wait::ld; false if \p Callee is not one.
   bool addTileLangLoad(const clang::FunctionDecl *Callee,
                        const clang::CallExpr *CE, unsigned Cur, const Frame &F);
+  /// A call of a `cutlass::arch::NamedBarrier` member, modelled by name
+  /// with the id and count of the object's construction
+  /// (NamedBarrierCall.cpp); false if \p Callee is no such member.
+  bool addNamedBarrierCall(const clang::FunctionDecl *Callee,
+                           const clang::CallExpr *CE, unsigned Cur,
+                           const Frame &F);
   void addModeledCall(const ApiModel &M, const clang::CallExpr *CE,
                       unsigned Cur, const Frame &F);
   /// A call with no resolved callee: a dependent call of a template
