@@ -45,8 +45,7 @@ public:
                             Name, Kind));
       F.Notes.push_back(
           {locationSeenFrom(*R.Access, *R.Dealloc),
-           fmt::format("tcgen05.{} accesses the region here", Kind),
-           R.Access->Id});
+           fmt::format("tcgen05.{} accesses the region here", Kind)});
       Out.report(std::move(F));
     }
     for (const InFlightAtDealloc &I : Ctx.completion().inFlightAtDealloc()) {

@@ -82,8 +82,7 @@ public:
                         R->Name));
         F.Notes.push_back({R->Allocs.front()->kernelLoc(),
                            "allocated here, but not on every path to the "
-                           "dealloc",
-                           R->Allocs.front()->Id});
+                           "dealloc"});
         Out.report(std::move(F));
       }
     });

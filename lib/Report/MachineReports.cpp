@@ -17,7 +17,6 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 
 using namespace llvm;
@@ -173,11 +172,10 @@ std::string linkText(StringRef Text) {
   return Out;
 }
 
-/// SARIF `codeFlows` of a finding whose notes name the events behind it
-/// (FindingNote::Order): one thread flow through those events and the
-/// finding's own, in program order, e.g. alloc -> load -> dealloc -> the
-/// access after it. The finding's own event comes where Finding::Order puts
-/// it, last when that is unknown (0). Empty when fewer than two steps.
+/// SARIF `codeFlows` of a finding whose notes name the events that run
+/// before it on the path it describes (FindingNote::Order): one thread flow
+/// through those events in program order, then the finding's own, e.g.
+/// alloc -> dealloc -> the load after it. Empty without such notes.
 json::Array codeFlows(const Finding &F, LocationWriter &W) {
   struct Step {
     unsigned Order;
@@ -190,13 +188,13 @@ json::Array codeFlows(const Finding &F, LocationWriter &W) {
       Steps.push_back({*N.Order, &N.Loc, N.Message});
   if (Steps.empty())
     return {};
-  Steps.push_back({F.Order ? F.Order : std::numeric_limits<unsigned>::max(),
-                   &F.Loc, "the finding: " + F.Message});
   std::stable_sort(
       Steps.begin(), Steps.end(),
       [](const Step &A, const Step &B) { return A.Order < B.Order; });
-  if (Steps.size() > SarifLimits::MaxThreadFlowLocations)
-    Steps.resize(SarifLimits::MaxThreadFlowLocations);
+  // GitHub shows MaxThreadFlowLocations; the finding itself is the last.
+  if (Steps.size() >= SarifLimits::MaxThreadFlowLocations)
+    Steps.resize(SarifLimits::MaxThreadFlowLocations - 1);
+  Steps.push_back({0, &F.Loc, "the finding: " + F.Message});
   json::Array Locations;
   for (size_t I = 0; I < Steps.size(); ++I)
     Locations.push_back(
@@ -204,10 +202,10 @@ json::Array codeFlows(const Finding &F, LocationWriter &W) {
                      {"executionOrder", static_cast<int64_t>(I) + 1}});
   return json::Array{json::Object{
       {"message",
-       json::Object{{"text", "The events behind the finding in the order of "
-                             "the kernel's code (in a loop, an event after "
-                             "the finding may run on an earlier "
-                             "iteration)."}}},
+       json::Object{{"text", "The events that lead to the finding, in the "
+                             "order they run on the path it describes (in a "
+                             "loop, an event may run on an earlier "
+                             "iteration), then the finding."}}},
       {"threadFlows",
        json::Array{json::Object{{"locations", std::move(Locations)}}}}}};
 }

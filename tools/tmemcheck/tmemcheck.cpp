@@ -882,11 +882,19 @@ int main(int argc, const char **argv) {
            << ") is not a directory\n";
     return ExitToolError;
   }
-  auto FileFailed = [&](const std::string &File, const std::string &Why) {
+  // \p Partly: the file compiled with errors and the rest of it was
+  // analysed (its findings are reported, but may be incomplete).
+  auto FileFailed = [&](const std::string &File, const std::string &Why,
+                        bool Partly = false) {
     Totals.fileFailed(File, Why);
     ToolFailed = true;
     SarifInfo.Notifications.push_back(
-        {"error", File + ": not analysed: " + Why, SourceLoc{File, 0, 0}});
+        {"error",
+         File + (Partly ? ": " + Why +
+                              "; the rest of the file was analysed, its "
+                              "results may be incomplete"
+                        : ": not analysed: " + Why),
+         SourceLoc{File, 0, 0}});
   };
   // Files are reported in input order as soon as they and every file
   // before them are done (findings stay grouped by file under -j, and a run
@@ -935,7 +943,8 @@ int main(int argc, const char **argv) {
                               TU.CompileErrors - TU.ErrorLines.size(), File);
       errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
              << " compile error(s), results may be incomplete\n";
-      FileFailed(File, fmt::format("{} compile error(s)", TU.CompileErrors));
+      FileFailed(File, fmt::format("{} compile error(s)", TU.CompileErrors),
+                 /*Partly=*/true);
     }
     (HtmlOnStdout ? errs() : outs()) << O.EventDump;
     if (Timing)

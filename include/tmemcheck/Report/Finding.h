@@ -26,10 +26,13 @@ llvm::StringRef severityName(Severity S);
 struct FindingNote {
   SourceLoc Loc;
   std::string Message;
-  /// Program order (Event::Id) of the event the note points at, when it is
-  /// one (the alloc, the load, the dealloc): SARIF's code flow puts these
-  /// and the finding's own event on one timeline in this order. Unset for
-  /// notes about context (a wrapper, a condition, an exit).
+  /// Set when the note points at an event that runs before the finding's
+  /// own event on the path the finding describes (the alloc, the load, the
+  /// dealloc before a use): that event's program order (Event::Id, reverse
+  /// post-order). SARIF's code flow is these events in this order, then
+  /// the finding. Unset for notes about context (a wrapper, a condition, an
+  /// exit) and for events not ordered before it (another thread's access
+  /// racing with it, an alloc on another path).
   std::optional<unsigned> Order;
 };
 

@@ -72,8 +72,8 @@ struct SarifLimits {
 /// finding whose region spans the code at its location (SourceExtent),
 /// columns in UTF-16 code units (columnKind "utf16CodeUnits"), notes as
 /// related locations with ids 1..N that the message text links as
-/// `[note](N)`, the notes that name events with the finding's own event as
-/// one codeFlow in program order, fix-its as `fixes`; artifact URIs
+/// `[note](N)`, the events the notes name that run before the finding, then
+/// the finding, as one codeFlow, fix-its as `fixes`; artifact URIs
 /// relative to %SRCROOT% (Info.SrcRoot) where they can be; the invocation
 /// with executionSuccessful and the notifications.
 void writeSarifReport(llvm::raw_ostream &OS,
