@@ -71,18 +71,40 @@ constexpr StringLiteral SrcRootId = "%SRCROOT%";
 /// columns).
 struct LocationWriter {
   std::string Root; ///< absolute, with a trailing '/'; empty: no root.
+  /// Root with symbolic links resolved, with a trailing '/'.
+  std::string RealRoot;
   SourceFiles Files;
 
-  /// SARIF artifactLocation: relative to %SRCROOT% inside the root, an
-  /// absolute file URI outside it.
+  void setRoot(StringRef Dir) {
+    Root = absolutePath(Dir);
+    SmallString<256> Real;
+    RealRoot = sys::fs::real_path(Root, Real)
+                   ? Root
+                   : sys::path::convert_to_slash(Real);
+    for (std::string *R : {&Root, &RealRoot})
+      if (!StringRef(*R).ends_with("/"))
+        *R += '/';
+  }
+
+  /// SARIF artifactLocation: relative to %SRCROOT% inside the root (as
+  /// given, else with symbolic links resolved in both), an absolute file
+  /// URI outside it.
   json::Object artifactLocation(StringRef Path) {
     std::string Abs = absolutePath(Path);
-    if (!Root.empty() && StringRef(Abs).starts_with(Root) &&
-        Abs.size() > Root.size())
-      return json::Object{
-          {"uri", uriEncoded(StringRef(Abs).drop_front(Root.size()),
-                             /*AllowColon=*/false)},
-          {"uriBaseId", SrcRootId}};
+    auto Relative = [&](StringRef File,
+                        StringRef Base) -> std::optional<json::Object> {
+      if (Base.empty() || !File.starts_with(Base) || File.size() == Base.size())
+        return std::nullopt;
+      return json::Object{{"uri", uriEncoded(File.drop_front(Base.size()),
+                                             /*AllowColon=*/false)},
+                          {"uriBaseId", SrcRootId}};
+    };
+    if (auto R = Relative(Abs, Root))
+      return std::move(*R);
+    SmallString<256> Real;
+    if (!Root.empty() && !sys::fs::real_path(Abs, Real))
+      if (auto R = Relative(sys::path::convert_to_slash(Real), RealRoot))
+        return std::move(*R);
     return json::Object{{"uri", fileUri(Abs)}};
   }
 
@@ -311,11 +333,8 @@ void writeSarifReport(raw_ostream &OS, const std::vector<Finding> &Findings,
     RuleArray.push_back(std::move(Rule));
   }
   LocationWriter W;
-  if (!Info.SrcRoot.empty()) {
-    W.Root = absolutePath(Info.SrcRoot);
-    if (!StringRef(W.Root).ends_with("/"))
-      W.Root += '/';
-  }
+  if (!Info.SrcRoot.empty())
+    W.setRoot(Info.SrcRoot);
   json::Array Results;
   for (const Finding &F : Findings) {
     if (Results.size() == SarifLimits::MaxResultsPerRun)
