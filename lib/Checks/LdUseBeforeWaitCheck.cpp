@@ -57,9 +57,9 @@ public:
                       "defined by the register dependency, but the columns "
                       "stay in flight",
                       R.Variable));
-      F.Notes.push_back(
-          {locationSeenFrom(*R.Load, *R.Read),
-           fmt::format("tcgen05.ld writes '{}' here", R.Variable)});
+      F.Notes.push_back({locationSeenFrom(*R.Load, *R.Read),
+                         fmt::format("tcgen05.ld writes '{}' here", R.Variable),
+                         R.Load->Id});
       if (!Index)
         Index.emplace(G);
       if (FirstReadOf[R.Load->Id] == R.Read->Id &&

@@ -80,8 +80,8 @@ public:
                        "(rules §5.2)");
       if (OrderedSincePtx94)
         F.Level = Severity::Warning;
-      F.Notes.push_back(
-          {locationSeenFrom(*H.Op, *H.At), "the tcgen05.ld is issued here"});
+      F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
+                         "the tcgen05.ld is issued here", H.Op->Id});
       if (!Index)
         Index.emplace(G);
       // One fix-it per statement: two findings at one release share it.
