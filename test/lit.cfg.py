@@ -9,6 +9,8 @@
 #           built in the sanitized build).
 #   clang-apply-replacements - LLVM 22's clang-apply-replacements (package
 #           clang-tools-22): tests that --export-fixes output applies.
+#   jsonschema - python3 can import jsonschema (Debian: python3-jsonschema):
+#           tests that validate SARIF logs against the vendored schema.
 import os
 import shutil
 import subprocess
@@ -135,3 +137,21 @@ if apply_replacements:
 else:
     lit_config.note("clang-apply-replacements not found: the test that "
                     "applies --export-fixes output is skipped")
+
+# SARIF logs are validated against the SARIF 2.1.0 schema (third_party/sarif)
+# by python3-jsonschema, which scripts/setup.sh installs.
+python3 = shutil.which("python3")
+if python3 and subprocess.run([python3, "-c", "import jsonschema"],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("jsonschema")
+else:
+    lit_config.note("python3 module jsonschema not found: the SARIF logs are "
+                    "not validated against the SARIF 2.1.0 schema (apt-get "
+                    "install python3-jsonschema)")
+config.substitutions.append((
+    "%validate-sarif-schema",
+    "python3 " + os.path.join(config.tmemcheck_src_root, "test", "report",
+                              "Inputs", "validate_sarif_schema.py") + " " +
+    os.path.join(config.tmemcheck_src_root, "third_party", "sarif",
+                 "sarif-schema-2.1.0.json")))

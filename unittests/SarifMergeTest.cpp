@@ -147,3 +147,73 @@ TEST(SarifMergeTest, NothingToMergeIsAnError) {
 }
 
 } // namespace
+
+namespace {
+
+/// A tmemcheck log of one result at \p Uri relative to %SRCROOT% = \p Root.
+Value rootedLog(llvm::StringRef Root, llvm::StringRef Uri) {
+  return llvm::json::Object{
+      {"version", "2.1.0"},
+      {"runs",
+       llvm::json::Array{llvm::json::Object{
+           {"tool",
+            llvm::json::Object{
+                {"driver", llvm::json::Object{{"name", "tmemcheck"}}}}},
+           {"originalUriBaseIds",
+            llvm::json::Object{
+                {"%SRCROOT%", llvm::json::Object{{"uri", Root.str()}}}}},
+           {"results",
+            llvm::json::Array{llvm::json::Object{
+                {"ruleId", "r"},
+                {"locations",
+                 llvm::json::Array{llvm::json::Object{
+                     {"physicalLocation",
+                      llvm::json::Object{
+                          {"artifactLocation",
+                           llvm::json::Object{
+                               {"uri", Uri.str()},
+                               {"uriBaseId", "%SRCROOT%"}}}}}}}}}}}}}}};
+}
+
+/// "uri@base" of the artifact of result \p I of the merged log.
+std::string resultUri(const Value &Merged, size_t I) {
+  const llvm::json::Object *Art =
+      (*(*Merged.getAsObject()->getArray("runs"))[0].getAsObject()->getArray(
+          "results"))[I]
+          .getAsObject()
+          ->getArray("locations")
+          ->front()
+          .getAsObject()
+          ->getObject("physicalLocation")
+          ->getObject("artifactLocation");
+  return Art->getString("uri")->str() + "@" +
+         Art->getString("uriBaseId").value_or("").str();
+}
+
+} // namespace
+
+TEST(SarifMergeTest, SourceRootsOfShardsAreReconciled) {
+  SarifMerger M;
+  ASSERT_FALSE(static_cast<bool>(
+      M.add("a.sarif", rootedLog("file:///repo/", "src/a.cu"))));
+  // Same root: kept as is. A root inside the first: rebased onto it.
+  // A root outside it: absolute, without a base.
+  ASSERT_FALSE(static_cast<bool>(
+      M.add("b.sarif", rootedLog("file:///repo/", "src/b.cu"))));
+  ASSERT_FALSE(static_cast<bool>(
+      M.add("c.sarif", rootedLog("file:///repo/lib/", "c.cu"))));
+  ASSERT_FALSE(static_cast<bool>(
+      M.add("d.sarif", rootedLog("file:///elsewhere/", "d.cu"))));
+  llvm::Expected<Value> Merged = M.result();
+  ASSERT_TRUE(static_cast<bool>(Merged));
+  EXPECT_EQ(resultUri(*Merged, 0), "src/a.cu@%SRCROOT%");
+  EXPECT_EQ(resultUri(*Merged, 1), "src/b.cu@%SRCROOT%");
+  EXPECT_EQ(resultUri(*Merged, 2), "lib/c.cu@%SRCROOT%");
+  EXPECT_EQ(resultUri(*Merged, 3), "file:///elsewhere/d.cu@");
+  const llvm::json::Object *Bases =
+      (*Merged->getAsObject()->getArray("runs"))[0].getAsObject()->getObject(
+          "originalUriBaseIds");
+  ASSERT_TRUE(Bases);
+  EXPECT_EQ(Bases->getObject("%SRCROOT%")->getString("uri"),
+            llvm::StringRef("file:///repo/"));
+}

@@ -1,5 +1,5 @@
 //===- AccumulatorReadBeforeCommitCheck.cpp -
-//tmem-accumulator-read-before-commit ---===//
+// tmem-accumulator-read-before-commit ---===//
 //
 // Part of tmemcheck.
 //
@@ -47,7 +47,8 @@ public:
                                "it"
                              : "the mma writing it; the commits that track "
                                "it arrive on mbarriers this path does not "
-                               "wait on"});
+                               "wait on",
+                         R.Mma->Id});
       Out.report(std::move(F));
     }
   }

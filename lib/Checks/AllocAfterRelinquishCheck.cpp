@@ -37,7 +37,8 @@ public:
           "tcgen05.alloc after tcgen05.relinquish_alloc_permit: the CTA "
           "has given up its right to allocate (rule A8)");
       F.Notes.push_back({locationSeenFrom(*L.relinquishes().front(), E),
-                         "the permit is relinquished here"});
+                         "the permit is relinquished here",
+                         L.relinquishes().front()->Id});
       Out.report(std::move(F));
     });
   }

@@ -37,7 +37,8 @@ public:
                         *Freed, R.Name, *R.Columns));
         F.Notes.push_back(
             {locationSeenFrom(*R.Allocs.front(), *D),
-             fmt::format("allocated here with {} columns", *R.Columns)});
+             fmt::format("allocated here with {} columns", *R.Columns),
+             R.Allocs.front()->Id});
         Out.report(std::move(F));
       }
     }

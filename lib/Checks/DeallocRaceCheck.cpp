@@ -58,7 +58,8 @@ public:
                       "wait on the mbarrier first (rule A11)",
                       V ? V->SlotName : "?", Kind));
       F.Notes.push_back({locationSeenFrom(*I.Op, *I.Dealloc),
-                         fmt::format("tcgen05.{} issued here", Kind)});
+                         fmt::format("tcgen05.{} issued here", Kind),
+                         I.Op->Id});
       Out.report(std::move(F));
     }
   }

@@ -68,7 +68,8 @@ public:
                         "allocation can be freed (rule A9)",
                         R->Name, V->LaneOffset.value_or(0),
                         V->ColumnOffset.value_or(0)));
-        F.Notes.push_back({R->Allocs.front()->kernelLoc(), "allocated here"});
+        F.Notes.push_back({R->Allocs.front()->kernelLoc(), "allocated here",
+                           R->Allocs.front()->Id});
         Out.report(std::move(F));
         return;
       }

@@ -40,7 +40,8 @@ public:
           if (X != D && (!Other || X->Id < D->Id))
             Other = X;
         if (Other)
-          F.Notes.push_back({locationSeenFrom(*Other, *D), "also freed here"});
+          F.Notes.push_back(
+              {locationSeenFrom(*Other, *D), "also freed here", Other->Id});
         else
           F.Notes.push_back({F.Loc, "this dealloc runs again, on a later "
                                     "iteration of a loop, without a new "

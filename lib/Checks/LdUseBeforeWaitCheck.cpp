@@ -7,6 +7,8 @@
 #include "AllChecks.h"
 #include "StatementInsertion.h"
 
+#include "tmemcheck/Analysis/Completion.h"
+#include "tmemcheck/Analysis/ConsumedLoads.h"
 #include "tmemcheck/Analysis/PendingLoads.h"
 
 #include <fmt/format.h>
@@ -55,9 +57,9 @@ public:
                       "defined by the register dependency, but the columns "
                       "stay in flight",
                       R.Variable));
-      F.Notes.push_back(
-          {locationSeenFrom(*R.Load, *R.Read),
-           fmt::format("tcgen05.ld writes '{}' here", R.Variable)});
+      F.Notes.push_back({locationSeenFrom(*R.Load, *R.Read),
+                         fmt::format("tcgen05.ld writes '{}' here", R.Variable),
+                         R.Load->Id});
       if (!Index)
         Index.emplace(G);
       if (FirstReadOf[R.Load->Id] == R.Read->Id &&
@@ -68,9 +70,38 @@ public:
         }
       Out.report(std::move(F));
     }
+    reportFreesAfterConsumedLoads(Ctx, Out);
   }
 
 private:
+  /// The spec-strict form of tmem-missing-wait-ld: a dealloc, without
+  /// tcgen05.wait::ld, of columns whose load this thread has read every
+  /// register of. The read has completed (register dependencies), but PTX
+  /// orders the columns' release only after wait::ld (rules §5.2).
+  void reportFreesAfterConsumedLoads(AnalysisContext &Ctx, FindingSink &Out) {
+    const KernelGraph &G = Ctx.graph();
+    std::optional<ConsumedLoads> Consumed;
+    std::set<std::pair<SourceLoc, SourceLoc>> Reported;
+    for (const CompletionHazard &H : Ctx.completion().loadHazards()) {
+      if (H.K != CompletionHazard::Freed)
+        continue;
+      if (!Consumed)
+        Consumed.emplace(G, Ctx.budget());
+      if (!Consumed->allRegistersReadBefore(*H.Op, *H.At) ||
+          !Reported.insert({H.At->userLoc(), H.Op->userLoc()}).second)
+        continue;
+      Finding F = makeKernelLevelFinding(
+          G, *H.At,
+          "tcgen05.dealloc frees columns of a tcgen05.ld that was never "
+          "followed by tcgen05.wait::ld; every register of the load was read "
+          "first, so the read has completed, but PTX orders the release of "
+          "loaded columns only after tcgen05.wait::ld (rules §5.2)");
+      F.Notes.push_back(
+          {locationSeenFrom(*H.Op, *H.At), "the tcgen05.ld is issued here"});
+      Out.report(std::move(F));
+    }
+  }
+
   /// A tcgen05.wait::ld on its own line before the statement that reads
   /// the register: certainly right when the load is issued outside that
   /// statement and all lanes of the warp reach it together.

@@ -37,7 +37,8 @@ public:
                         Kind));
         F.Notes.push_back({locationSeenFrom(*M.Sync, *M.Op),
                            "the synchronisation is here; put "
-                           "tcgen05.fence::after_thread_sync after it"});
+                           "tcgen05.fence::after_thread_sync after it",
+                           M.Sync->Id});
         Out.report(std::move(F));
       } else {
         Finding F = makeKernelLevelFinding(
@@ -47,7 +48,8 @@ public:
                         "after the tcgen05.{} (rules §5.3)",
                         Kind));
         F.Notes.push_back({locationSeenFrom(*M.Op, *M.Sync),
-                           fmt::format("the tcgen05.{} is issued here", Kind)});
+                           fmt::format("the tcgen05.{} is issued here", Kind),
+                           M.Op->Id});
         Out.report(std::move(F));
       }
     }

@@ -8,6 +8,7 @@
 #include "StatementInsertion.h"
 
 #include "tmemcheck/Analysis/Completion.h"
+#include "tmemcheck/Analysis/ConsumedLoads.h"
 #include "tmemcheck/Analysis/DeallocOrdering.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
 
@@ -32,7 +33,19 @@ public:
     const KernelGraph &G = Ctx.graph();
     std::optional<EventIndex> Index;
     std::set<int> Fixed; // statements that already got the wait
+    std::optional<ConsumedLoads> Consumed;
     for (const CompletionHazard &H : Ctx.completion().loadHazards()) {
+      // Severity by evidence: a dealloc after this thread read every
+      // register of the load cannot free columns the load still reads (the
+      // registers are defined only once the data arrived). That is the
+      // spec-strict form, reported by tmem-ld-use-before-wait; a release to
+      // other threads (which may write the columns) stays an error here.
+      if (H.K == CompletionHazard::Freed) {
+        if (!Consumed)
+          Consumed.emplace(G, Ctx.budget());
+        if (Consumed->allRegistersReadBefore(*H.Op, *H.At))
+          continue;
+      }
       std::string What;
       // PTX ISA 9.4 pipelines ld -> st of the same warp (rules §5.1); PTX
       // 9.1, the CUDA 13.0 baseline, does not. Correct under the newer
@@ -67,8 +80,8 @@ public:
                        "(rules §5.2)");
       if (OrderedSincePtx94)
         F.Level = Severity::Warning;
-      F.Notes.push_back(
-          {locationSeenFrom(*H.Op, *H.At), "the tcgen05.ld is issued here"});
+      F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
+                         "the tcgen05.ld is issued here", H.Op->Id});
       if (!Index)
         Index.emplace(G);
       // One fix-it per statement: two findings at one release share it.

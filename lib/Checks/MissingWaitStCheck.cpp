@@ -48,8 +48,8 @@ public:
           G, *H.At,
           What + "; complete the store with tcgen05.wait::st first (rules "
                  "§5.2)");
-      F.Notes.push_back(
-          {locationSeenFrom(*H.Op, *H.At), "the tcgen05.st is issued here"});
+      F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
+                         "the tcgen05.st is issued here", H.Op->Id});
       Out.report(std::move(F));
     }
   }

@@ -38,7 +38,7 @@ public:
                         kindName(E.Op->Kind).str(), R->Name));
         for (const Event *D : R->Deallocs)
           if (D->Id < E.Id || D == R->Deallocs.back()) {
-            F.Notes.push_back({locationSeenFrom(*D, E), "freed here"});
+            F.Notes.push_back({locationSeenFrom(*D, E), "freed here", D->Id});
             break;
           }
         Out.report(std::move(F));

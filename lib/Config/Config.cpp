@@ -285,6 +285,8 @@ template <> struct MappingTraits<tmemcheck::Config> {
     }
     IO.mapOptional("Instantiate", C.Instantiate);
     IO.mapOptional("CoverageCheck", C.CoverageCheck);
+    IO.mapOptional("SarifSrcRoot", C.SarifSrcRoot);
+    IO.mapOptional("SarifHelpBase", C.SarifHelpBase);
   }
   static std::string validate(IO &, tmemcheck::Config &C) {
     for (auto [Key, Value] :
@@ -305,6 +307,13 @@ template <> struct MappingTraits<tmemcheck::Config> {
         return "CheckSeverity: the severity of '" + Check +
                "' must be 'error' or 'warning'";
     }
+    for (auto [Key, Value] :
+         {std::make_pair("SarifSrcRoot", &C.SarifSrcRoot),
+          std::make_pair("SarifHelpBase", &C.SarifHelpBase)})
+      if (*Value &&
+          (Value->value().empty() || tmemcheck::unprintableText(**Value) ||
+           llvm::StringRef(**Value).contains('\n')))
+        return std::string(Key) + " must be a non-empty value on one line";
     if (C.MaxKernelSeconds &&
         !(std::isfinite(*C.MaxKernelSeconds) && *C.MaxKernelSeconds >= 0))
       return "MaxKernelSeconds must be a number of seconds, 0 or more";

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <fmt/format.h>
 
@@ -129,6 +130,19 @@ const ApiModel *findApiModelByMember(llvm::StringRef TypeName,
     if (M.Name == Member)
       return &M;
   return nullptr;
+}
+
+std::optional<llvm::StringRef>
+cutlassNamedBarrierMnemonic(llvm::StringRef QualifiedName) {
+  llvm::StringRef Member = QualifiedName;
+  if (!Member.consume_front("cutlass::arch::NamedBarrier::"))
+    return std::nullopt;
+  return llvm::StringSwitch<std::optional<llvm::StringRef>>(Member)
+      .Case("arrive", llvm::StringRef("bar.arrive"))
+      .Case("arrive_unaligned", llvm::StringRef("barrier.arrive"))
+      .Cases({"arrive_and_wait", "sync"}, llvm::StringRef("bar.sync"))
+      .Case("arrive_and_wait_unaligned", llvm::StringRef("barrier.sync"))
+      .Default(std::nullopt);
 }
 
 std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,

@@ -69,9 +69,69 @@ std::string bandLabel(const RoleRange &X) {
   return Label;
 }
 
+/// A finding drawn on a region's map at the columns of the code it points
+/// at, numbered as in the kernel's findings table.
+struct PlacedFinding {
+  unsigned Number = 0;
+  const Finding *F = nullptr;
+  int64_t Begin = 0, End = 0;
+  /// The lane below the map its marker and number are drawn in.
+  unsigned Row = 0;
+};
+
+std::string colorOf(Severity S) {
+  switch (S) {
+  case Severity::Error:
+    return "#c2255c";
+  case Severity::Warning:
+    return "#e67700";
+  case Severity::Remark:
+    return "#5c7cfa";
+  }
+  return "#c2255c";
+}
+
+std::string findingTitle(const PlacedFinding &P) {
+  return fmt::format("finding {}: {}: {} [{}] at {}; columns {}..{}", P.Number,
+                     severityName(P.F->Level).str(), P.F->Message,
+                     P.F->CheckName, siteText(P.F->Loc), P.Begin, P.End - 1);
+}
+
+/// Where on the maps \p F goes: the columns of the code at its location, or
+/// failing that at the first of its notes that has known columns (the
+/// alloc, the access). The union of every access at that position (a
+/// wrapper called in a loop). Nullopt when no position has known columns.
+std::optional<std::pair<size_t, PlacedFinding>>
+placeFinding(const KernelReport &R, const Finding &F) {
+  std::vector<const SourceLoc *> Candidates{&F.Loc};
+  for (const FindingNote &N : F.Notes)
+    Candidates.push_back(&N.Loc);
+  for (const SourceLoc *L : Candidates)
+    for (size_t I = 0; I < R.Regions.size(); ++I) {
+      std::optional<PlacedFinding> P;
+      for (const ColumnSite &S : R.Regions[I].Sites) {
+        if (!(S.Loc == *L))
+          continue;
+        if (!P)
+          P = PlacedFinding{0, &F, S.Begin, S.End, 0};
+        P->Begin = std::min(P->Begin, S.Begin);
+        P->End = std::max(P->End, S.End);
+      }
+      if (P && P->End > P->Begin)
+        return std::make_pair(I, *P);
+    }
+  return std::nullopt;
+}
+
 void writeRegionMap(raw_ostream &OS, const RegionReport &RR,
-                    const std::optional<ReuseEdge> &Edge) {
-  const int Width = Left + MapWidth + 40, Height = Top + MapHeight + 64;
+                    const std::optional<ReuseEdge> &Edge,
+                    const std::vector<PlacedFinding> &Marks) {
+  unsigned Rows = 0;
+  for (const PlacedFinding &P : Marks)
+    Rows = std::max(Rows, P.Row + 1);
+  const int MarkTop = Top + MapHeight + 54;
+  const int Width = Left + MapWidth + 40,
+            Height = Top + MapHeight + 64 + (Rows ? 6 + 14 * Rows : 0);
   OS << fmt::format("<svg class=\"tmem-map\" width=\"{0}\" height=\"{1}\" "
                     "viewBox=\"0 0 {0} {1}\" "
                     "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
@@ -177,7 +237,47 @@ void writeRegionMap(raw_ostream &OS, const RegionReport &RR,
                       "stroke=\"#212529\"/><text x=\"{0}\" y=\"{3}\" "
                       "font-size=\"11\" text-anchor=\"middle\">{4}</text>\n",
                       X(C), Top + MapHeight, Top + MapHeight + 5, Top - 14, C);
+  // Findings: a dashed outline over their columns, a numbered marker below.
+  for (const PlacedFinding &P : Marks) {
+    int64_t Begin = std::clamp<int64_t>(P.Begin, 0, TmemColumns);
+    int64_t End = std::clamp<int64_t>(P.End, 0, TmemColumns);
+    int64_t W = std::max<int64_t>(1, End - Begin) * ColumnPx;
+    std::string Color = colorOf(P.F->Level);
+    std::string Title = escaped(findingTitle(P));
+    OS << fmt::format(
+        "<rect class=\"finding\" data-check=\"{}\" x=\"{}\" y=\"{}\" "
+        "width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"2\" stroke-dasharray=\"6 "
+        "3\"><title>{}</title></rect>\n",
+        escaped(P.F->CheckName), X(Begin), Top, W, MapHeight, Color, Title);
+    int Y = MarkTop + 14 * P.Row;
+    OS << fmt::format(
+        "<rect class=\"finding-mark\" x=\"{}\" y=\"{}\" width=\"{}\" "
+        "height=\"8\" fill=\"{}\"><title>{}</title></rect><text "
+        "class=\"finding-number\" x=\"{}\" y=\"{}\" font-size=\"11\" "
+        "font-weight=\"bold\" fill=\"{}\">{}</text>\n",
+        X(Begin), Y, W, Color, Title, X(Begin) + W + 2, Y + 8, Color, P.Number);
+  }
   OS << "</svg>\n";
+}
+
+/// The findings of a kernel (or of no map) as a table.
+void writeFindingsTable(raw_ostream &OS, const std::vector<const Finding *> &Fs,
+                        const std::vector<std::string> &Where,
+                        unsigned FirstNumber) {
+  if (Fs.empty())
+    return;
+  OS << "<table class=\"findings\"><tr><th>#</th><th>severity</th>"
+        "<th>check</th><th>columns</th><th>at</th><th>message</th></tr>\n";
+  for (size_t I = 0; I < Fs.size(); ++I)
+    OS << fmt::format(
+        "<tr><td>{}</td><td style=\"color:{}\">{}</td><td><code>{}</code>"
+        "</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        FirstNumber + I, colorOf(Fs[I]->Level),
+        escaped(severityName(Fs[I]->Level)), escaped(Fs[I]->CheckName),
+        escaped(Where[I]), escaped(siteText(Fs[I]->Loc)),
+        escaped(Fs[I]->Message));
+  OS << "</table>\n";
 }
 
 std::string optText(const std::optional<int64_t> &V) {
@@ -186,8 +286,8 @@ std::string optText(const std::optional<int64_t> &V) {
 
 } // namespace
 
-void writeHtmlReport(raw_ostream &OS,
-                     const std::vector<KernelReport> &Reports) {
+void writeHtmlReport(raw_ostream &OS, const std::vector<HtmlKernel> &Kernels,
+                     const std::vector<Finding> &Unmapped) {
   OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<title>tmemcheck TMEM report</title>\n<style>\n"
         "body{font-family:sans-serif;margin:24px;color:#212529}\n"
@@ -202,10 +302,42 @@ void writeHtmlReport(raw_ostream &OS,
         "the column ranges of each role (they span all lanes: accumulators of "
         "M = 128 and scale factors replicated into every quarter do); red "
         "hatching marks columns two roles or stages share, a red bracket the "
-        "riskiest reuse. Hover for the source line.</p>\n";
-  if (Reports.empty())
+        "riskiest reuse. Hover for the source line. Findings are outlined, "
+        "dashed, over the columns of the code they point at and numbered "
+        "below the map (red: error, orange: warning); the table under each "
+        "kernel lists them.</p>\n";
+  if (Kernels.empty())
     OS << "<p>No kernel found.</p>\n";
-  for (const KernelReport &R : Reports) {
+  for (const HtmlKernel &K : Kernels) {
+    const KernelReport &R = K.Report;
+    // Number the kernel's findings and place each on a region's map.
+    std::vector<std::vector<PlacedFinding>> Marks(R.Regions.size());
+    std::vector<const Finding *> Listed;
+    std::vector<std::string> Where;
+    for (const Finding &F : K.Findings) {
+      Listed.push_back(&F);
+      auto Placed = placeFinding(R, F);
+      if (!Placed) {
+        Where.push_back("not drawn: no known columns at its lines");
+        continue;
+      }
+      auto &[Region, P] = *Placed;
+      P.Number = Listed.size();
+      // The first lane where its marker and number do not overlap another.
+      const int64_t LabelColumns = 8;
+      for (;; ++P.Row) {
+        bool Free = true;
+        for (const PlacedFinding &Q : Marks[Region])
+          if (Q.Row == P.Row && P.Begin < Q.End + LabelColumns &&
+              Q.Begin < P.End + LabelColumns)
+            Free = false;
+        if (Free)
+          break;
+      }
+      Where.push_back(fmt::format("{}..{} of {}", P.Begin, P.End - 1,
+                                  R.Regions[Region].Name));
+      Marks[Region].push_back(P);
+    }
     OS << fmt::format("<section class=\"kernel\"><h2>{}</h2><p>{}</p>\n",
                       escaped(R.Kernel), escaped(siteText(R.Loc)));
     if (R.Regions.empty())
@@ -215,7 +347,7 @@ void writeHtmlReport(raw_ostream &OS,
                         "{}, {} used by known accesses</h3>\n",
                         escaped(RR.Name), optText(RR.Allocated),
                         escaped(siteText(RR.AllocSite)), optText(RR.Used));
-      writeRegionMap(OS, RR, R.RiskiestReuse);
+      writeRegionMap(OS, RR, R.RiskiestReuse, Marks[&RR - R.Regions.data()]);
       OS << "<table><tr><th>role</th><th>columns</th><th>stage</th>"
             "<th>first at</th></tr>\n";
       for (const RoleRange &X : RR.Ranges)
@@ -248,7 +380,21 @@ void writeHtmlReport(raw_ostream &OS,
           escaped(siteText(E->Later.Site)), escaped(reuseOrdering(E->K)));
     else
       OS << "<li>riskiest reuse: none</li>\n";
-    OS << "</ul></section>\n";
+    OS << "</ul>\n";
+    if (!Listed.empty())
+      OS << fmt::format("<h3>{} finding(s)</h3>\n", Listed.size());
+    writeFindingsTable(OS, Listed, Where, 1);
+    OS << "</section>\n";
+  }
+  if (!Unmapped.empty()) {
+    OS << "<section class=\"unmapped\"><h2>Findings in kernels without a "
+          "TMEM map</h2>\n";
+    std::vector<const Finding *> Listed;
+    for (const Finding &F : Unmapped)
+      Listed.push_back(&F);
+    writeFindingsTable(OS, Listed,
+                       std::vector<std::string>(Listed.size(), "no map"), 1);
+    OS << "</section>\n";
   }
   OS << "</body></html>\n";
 }

@@ -129,6 +129,15 @@ json::Object locJson(const SourceLoc &L) {
   return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
 }
 
+/// Columns [Begin, End) at each position \p E is seen from: the
+/// instruction, the call in user code, the kernel's statement.
+void addColumnSites(RegionReport &RR, const Event &E, int64_t Begin,
+                    int64_t End) {
+  for (const SourceLoc &L : {E.Loc, E.userLoc(), E.kernelLoc()})
+    if (L.isValid())
+      RR.Sites.push_back({L, Begin, End});
+}
+
 } // namespace
 
 KernelReport buildResourceReport(AnalysisContext &Ctx) {
@@ -144,6 +153,11 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
     RR.Name = Reg.Name;
     RR.AllocSite = Reg.Allocs.front()->kernelLoc();
     RR.Allocated = Reg.Columns;
+    if (Reg.Columns)
+      for (const std::vector<const Event *> *Events :
+           {&Reg.Allocs, &Reg.Deallocs})
+        for (const Event *E : *Events)
+          addColumnSites(RR, *E, 0, *Reg.Columns);
     R.Regions.push_back(std::move(RR));
   }
   int64_t ColumnsRead = 0;
@@ -169,6 +183,7 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
     RegionReport &RR = R.Regions[It->second];
     int64_t Begin = *U.Range.Column, End = Begin + *U.Range.Width;
     RR.Used = std::max(RR.Used.value_or(0), End);
+    addColumnSites(RR, *U.Site, Begin, End);
     std::string Role = roleName(U.Role).str();
     bool Merged = false;
     for (size_t I = 0; I < RR.Ranges.size(); ++I) {
@@ -200,6 +215,20 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
         ColumnsKnown ? std::optional<int64_t>(ColumnsRead) : std::nullopt;
   // Peak: the most columns certainly allocated right after an alloc.
   R.PeakColumns = peakAllocatedColumns(G, L);
+  for (RegionReport &RR : R.Regions) {
+    auto Key = [](const ColumnSite &S) {
+      return std::tie(S.Loc.File, S.Loc.Line, S.Loc.Column, S.Begin, S.End);
+    };
+    std::sort(RR.Sites.begin(), RR.Sites.end(),
+              [&](const ColumnSite &A, const ColumnSite &B) {
+                return Key(A) < Key(B);
+              });
+    RR.Sites.erase(std::unique(RR.Sites.begin(), RR.Sites.end(),
+                               [&](const ColumnSite &A, const ColumnSite &B) {
+                                 return Key(A) == Key(B);
+                               }),
+                   RR.Sites.end());
+  }
   for (RegionReport &RR : R.Regions)
     std::sort(RR.Ranges.begin(), RR.Ranges.end(),
               [](const RoleRange &A, const RoleRange &B) {

@@ -91,6 +91,42 @@ Error remapIndexField(json::Object &O, StringRef Field, ArrayRef<unsigned> Map,
   return Error::success();
 }
 
+/// Base URIs that one log's uriBaseIds mean and the merged log's same ids
+/// mean differently: id -> (this log's base, the merged log's base).
+using Rebases = StringMap<std::pair<std::string, std::string>>;
+
+/// Rewrites the artifact locations (objects with a uri and a uriBaseId)
+/// below \p V whose uriBaseId \p R rebases: relative to the merged log's
+/// base when the file is under it, else an absolute URI without a base
+/// (two shards run with different --sarif-srcroot directories).
+void rebaseUris(json::Value &V, const Rebases &R) {
+  if (R.empty())
+    return;
+  if (json::Array *A = V.getAsArray()) {
+    for (json::Value &E : *A)
+      rebaseUris(E, R);
+    return;
+  }
+  json::Object *O = V.getAsObject();
+  if (!O)
+    return;
+  std::optional<StringRef> Base = O->getString("uriBaseId");
+  std::optional<StringRef> Uri = O->getString("uri");
+  if (Base && Uri)
+    if (auto It = R.find(*Base); It != R.end()) {
+      std::string Absolute = It->second.first + Uri->str();
+      StringRef To = It->second.second;
+      if (StringRef(Absolute).starts_with(To) && Absolute.size() > To.size()) {
+        (*O)["uri"] = Absolute.substr(To.size());
+      } else {
+        (*O)["uri"] = Absolute;
+        O->erase("uriBaseId");
+      }
+    }
+  for (auto &KV : *O)
+    rebaseUris(KV.second, R);
+}
+
 } // namespace
 
 Error SarifMerger::add(StringRef Name, const json::Value &Log) {
@@ -128,6 +164,21 @@ Error SarifMerger::add(StringRef Name, const json::Value &Log) {
                   "'");
     }
 
+    // uriBaseIds this run defines differently from the runs before it.
+    Rebases Rebase;
+    if (const json::Object *Bases = Run->getObject("originalUriBaseIds"))
+      for (const auto &[Key, Base] : *Bases) {
+        const json::Object *Mine = Base.getAsObject();
+        const json::Object *Merged = OriginalUriBaseIds.getObject(Key);
+        std::optional<StringRef> From =
+            Mine ? Mine->getString("uri") : std::nullopt;
+        std::optional<StringRef> To =
+            Merged ? Merged->getString("uri") : std::nullopt;
+        if (From && To && *From != *To && From->ends_with("/") &&
+            To->ends_with("/"))
+          Rebase[Key] = {From->str(), To->str()};
+      }
+
     std::vector<unsigned> RuleMap;
     if (const json::Value *RulesV = D->get("rules")) {
       const json::Array *Local = RulesV->getAsArray();
@@ -156,7 +207,9 @@ Error SarifMerger::add(StringRef Name, const json::Value &Log) {
         const json::Object *A = (*Local)[I].getAsObject();
         if (!A)
           return Fail(Where + formatv(".artifacts[{0}] is not an object", I));
-        std::string Key = artifactKey(*A);
+        json::Value Copy = json::Object(*A);
+        rebaseUris(Copy, Rebase);
+        std::string Key = artifactKey(*Copy.getAsObject());
         unsigned Index = Artifacts.size();
         bool New = true;
         if (!Key.empty()) {
@@ -165,7 +218,7 @@ Error SarifMerger::add(StringRef Name, const json::Value &Log) {
           New = Inserted;
         }
         if (New) {
-          Artifacts.push_back(json::Object(*A));
+          Artifacts.push_back(std::move(Copy));
           Added.push_back(Index);
         }
         ArtifactMap.push_back(Index);
@@ -195,6 +248,7 @@ Error SarifMerger::add(StringRef Name, const json::Value &Log) {
           if (Error E = remapIndexField(*RuleRef, "index", RuleMap,
                                         ResultWhere + ".rule", RuleNoun))
             return Fail(toString(std::move(E)));
+        rebaseUris(Result, Rebase);
         if (Error E = remapArtifactReferences(Result, ArtifactMap, ResultWhere))
           return Fail(toString(std::move(E)));
         Results.push_back(std::move(Result));
@@ -208,8 +262,11 @@ Error SarifMerger::add(StringRef Name, const json::Value &Log) {
       for (const auto &[Key, Base] : *Bases)
         OriginalUriBaseIds.try_emplace(Key, Base);
     if (const json::Array *Inv = Run->getArray("invocations"))
-      for (const json::Value &I : *Inv)
-        Invocations.push_back(I);
+      for (const json::Value &I : *Inv) {
+        json::Value Copy = I;
+        rebaseUris(Copy, Rebase);
+        Invocations.push_back(std::move(Copy));
+      }
   }
   return Error::success();
 }

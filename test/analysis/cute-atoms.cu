@@ -1,5 +1,7 @@
 // RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-missing-wait-st,tmem-single-thread-op-by-warp,tmem-lane-quarter' %s -- -I%S/Inputs/cute 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
 // RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-missing-wait-st,tmem-single-thread-op-by-warp,tmem-lane-quarter' %s -- -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-ld-use-before-wait' %s -- -I%S/Inputs/cute 2>&1 | FileCheck %s --check-prefix=STRICT --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-ld-use-before-wait' %s -- -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --check-prefix=STRICT --implicit-check-not="[tmem-"
 // RUN: %tmemcheck-bin --no-cuda --no-snippets --checks='-*,tmem-lane-quarter' %s -- -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --check-prefix=REMARK
 //
 // CuTe's SM100 atoms (Inputs/cute mimics their shapes), with the asm
@@ -12,7 +14,9 @@
 using Mma = cute::SM100_MMA_F16BF16_SS<float, float, float, 128, 128>;
 
 // The tutorial epilogue: ld -> use every register -> barrier -> free, no
-// wait::ld: reported in both forms (through the model and the body).
+// wait::ld. Every register was read first, so the read has completed: the
+// spec-strict form, a warning of the strict set (tmem-ld-use-before-wait),
+// not a tmem-missing-wait-ld error.
 __global__ void tutorial_epilogue(uint64_t a, uint64_t b, uint64_t idesc,
                                   float *out) {
   __shared__ uint32_t slot;
@@ -34,13 +38,15 @@ __global__ void tutorial_epilogue(uint64_t a, uint64_t b, uint64_t idesc,
                "@!p bra WAIT_%=;\n\t}"
                ::"r"((uint32_t)__cvta_generic_to_shared(&mbar)));
   uint32_t regs[8];
+  // STRICT: cute-atoms.cu:[[@LINE+4]]:52: warning: 'regs' is read before tcgen05.wait::ld;{{.*}}[tmem-ld-use-before-wait]
+  // STRICT-NEXT: cute-atoms.cu:[[@LINE+1]]:3: note: tcgen05.ld writes 'regs' here
   cute::tmem_load<cute::SM100_TMEM_LOAD_32dp32b8x>(tmem + ((warp * 32) << 16), regs);
   float s = 0;
   for (int i = 0; i < 8; ++i) s += __uint_as_float(regs[i]);
   out[threadIdx.x] = s;
   __syncthreads();
-  // CHECK: cute-atoms.cu:[[@LINE+3]]:5: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-  // CHECK-NEXT: cute-atoms.cu:[[@LINE-6]]:3: note: the tcgen05.ld is issued here
+  // STRICT: cute-atoms.cu:[[@LINE+3]]:5: warning: tcgen05.dealloc frees columns of a tcgen05.ld that was never followed by tcgen05.wait::ld; every register of the load was read first, so the read has completed, but PTX orders the release of loaded columns only after tcgen05.wait::ld (rules §5.2) [tmem-ld-use-before-wait]
+  // STRICT-NEXT: cute-atoms.cu:[[@LINE-6]]:3: note: the tcgen05.ld is issued here
   if (warp == 0)
     alloc.free(tmem, 128);
 }
@@ -77,8 +83,9 @@ __global__ void results_never_read() {
   uint32_t regs[8];
   cute::tmem_load<cute::SM100_TMEM_LOAD_32dp32b8x>(tmem + ((warp * 32) << 16), regs);
   __syncthreads();
-  // CHECK: cute-atoms.cu:[[@LINE+3]]:5: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+  // CHECK: cute-atoms.cu:[[@LINE+4]]:5: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
   // CHECK-NEXT: cute-atoms.cu:[[@LINE-3]]:3: note: the tcgen05.ld is issued here
+  // STRICT: cute-atoms.cu:[[@LINE+2]]:5: error: tcgen05.dealloc frees{{.*}}[tmem-missing-wait-ld]
   if (warp == 0)
     alloc.free(tmem, 128);
 }
@@ -97,8 +104,11 @@ __global__ void some_lanes_read(float *out) {
   cute::tmem_load<cute::SM100_TMEM_LOAD_32dp32b8x>(tmem + ((warp * 32) << 16), regs);
   if (threadIdx.x % 32 < 16)
     out[threadIdx.x] = __uint_as_float(regs[0]);
+  // STRICT: cute-atoms.cu:[[@LINE-1]]:40: warning: 'regs' is read before tcgen05.wait::ld;{{.*}}[tmem-ld-use-before-wait]
+  // STRICT-NEXT: cute-atoms.cu:[[@LINE-4]]:3: note: tcgen05.ld writes 'regs' here
+  // STRICT: cute-atoms.cu:[[@LINE+4]]:5: error: tcgen05.dealloc frees{{.*}}[tmem-missing-wait-ld]
   // CHECK: cute-atoms.cu:[[@LINE+3]]:5: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading;{{.*}}[tmem-missing-wait-ld]
-  // CHECK-NEXT: cute-atoms.cu:[[@LINE-4]]:3: note: the tcgen05.ld is issued here
+  // CHECK-NEXT: cute-atoms.cu:[[@LINE-7]]:3: note: the tcgen05.ld is issued here
   if (warp == 0)
     alloc.free(tmem, 128);
 }

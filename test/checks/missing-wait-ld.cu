@@ -232,7 +232,8 @@ __global__ void ld_then_mma_overlapping(float *out, uint64_t adesc,
   tmem_dealloc(t, 64);
 }
 
-// The allocating warp reads its columns and frees them at once.
+// The allocating warp frees its columns at once and reads the register
+// after the free: nothing shows the load done (release before use).
 __global__ void ld_then_dealloc(float *out) {
   __shared__ uint32_t tmem_slot;
   const uint32_t warp_idx = threadIdx.x / 32;
@@ -245,25 +246,26 @@ __global__ void ld_then_dealloc(float *out) {
     uint32_t v;
     asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
                  : "=r"(v) : "r"(t + 31));
-    out[threadIdx.x] = __uint_as_float(v);
     // CHECK: missing-wait-ld.cu:[[@LINE+3]]:19: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
     // CHECK-NEXT: fix-it:"{{.*}}missing-wait-ld.cu":{[[@LINE+2]]:1-[[@LINE+2]]:1}:"    wait_ld();\n"
-    // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-5]]:19: note: the tcgen05.ld is issued here
+    // CHECK-NEXT: missing-wait-ld.cu:[[@LINE-4]]:19: note: the tcgen05.ld is issued here
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;"
                  :: "r"(t) : "memory");
+    out[threadIdx.x] = __uint_as_float(v);
   }
 }
 
 // No fix-it where inserting a line before the releasing statement is not
 // certainly right: the statement is the body of an `if` without braces (a
 // line before it would leave the if), it shares its line with the load, or
-// the load and the release are in one call.
+// the load and the release are in one call. (The register is read after
+// the free each time: nothing shows the load done.)
 __device__ __forceinline__ void ld_and_free(uint32_t t, float *out) {
   uint32_t v;
   asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
                : "=r"(v) : "r"(t));
-  out[threadIdx.x] = __uint_as_float(v);
   tmem_dealloc(t, 32);
+  out[threadIdx.x] = __uint_as_float(v); // read after the free
 }
 
 __global__ void release_not_fixable(float *out, int mode) {
@@ -279,10 +281,10 @@ __global__ void release_not_fixable(float *out, int mode) {
       uint32_t v;
       asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
                    : "=r"(v) : "r"(t));
-      out[threadIdx.x] = __uint_as_float(v);
       if (mode == 0)
         // CHECK: missing-wait-ld.cu:[[@LINE+1]]:9: error: tcgen05.dealloc frees columns{{.*}}[tmem-missing-wait-ld]
         tmem_dealloc(t, 32);
+      out[threadIdx.x] = __uint_as_float(v); // read after the free
     } else if (mode == 1) {
       uint32_t v;
       // CHECK: missing-wait-ld.cu:[[@LINE+1]]:93: error: tcgen05.dealloc frees columns{{.*}}[tmem-missing-wait-ld]

@@ -3,7 +3,9 @@
 //
 // Fix-its in a file that uses CCCL's cuda::ptx wrappers: the column count
 // passed to cuda::ptx::tcgen05_alloc is rewritten at the call, the inserted
-// relinquish and wait::ld go through cuda::ptx as the file does.
+// relinquish and wait::ld go through cuda::ptx as the file does. (Half the
+// lanes never read the loaded register: the free is an error, not the
+// spec-strict form.)
 #include <cuda/ptx>
 
 __global__ void cccl_kernel(float *out) {
@@ -22,7 +24,7 @@ __global__ void cccl_kernel(float *out) {
     const uint32_t t = slot;
     uint32_t v[1];
     cuda::ptx::tcgen05_ld_32x32b(v, t);
-    out[threadIdx.x] = __uint_as_float(v[0]);
+    if (threadIdx.x % 32 < 16) out[threadIdx.x] = __uint_as_float(v[0]);
     // CHECK: cccl.cu:[[@LINE+2]]:5: error: tcgen05.dealloc frees columns that a tcgen05.ld of this thread may still be reading;{{.*}}[tmem-missing-wait-ld]
     // CHECK-NEXT: fix-it:"{{.*}}cccl.cu":{[[@LINE+1]]:1-[[@LINE+1]]:1}:"    cuda::ptx::tcgen05_wait_ld();\n"
     cuda::ptx::tcgen05_dealloc(cuda::ptx::cta_group_1, t, 128);

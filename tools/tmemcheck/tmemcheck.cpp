@@ -205,6 +205,13 @@ cl::opt<std::string> SarifHelpBase(
              "helpUri and help links (e.g. https://github.com/<org>/tmemcheck/"
              "blob/main/docs/)"),
     cl::value_desc("url"), cl::cat(Category));
+cl::opt<std::string> SarifSrcRoot(
+    "sarif-srcroot",
+    cl::desc("Source root of the SARIF log (%SRCROOT% of its "
+             "originalUriBaseIds): files under it get URIs relative to it, "
+             "others absolute file URIs (default: the current directory; "
+             "config: SarifSrcRoot)"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> NoSnippets("no-snippets",
                          cl::desc("Do not print source lines under "
                                   "diagnostics"),
@@ -374,6 +381,8 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
       OS << " [" << Key << (Arm == 0 ? "" : " false") << ']';
     if (Blk.BranchUniformity)
       OS << "  branch uniformity " << static_cast<int>(*Blk.BranchUniformity);
+    if (Blk.LoopRunsAtLeastOnce)
+      OS << "  loop runs at least once";
     OS << '\n';
     for (const Event &E : Blk.Events) {
       SourceLoc L = E.userLoc();
@@ -440,12 +449,19 @@ int main(int argc, const char **argv) {
           &errs()))
     return ExitToolError;
   const auto RunStart = std::chrono::steady_clock::now();
-  for (const cl::opt<std::string> *O :
-       {&BaselinePath, &WriteBaselinePath, &ShardSpec, &MergeSarif})
+  for (const cl::opt<std::string> *O : {&BaselinePath, &WriteBaselinePath,
+                                        &ShardSpec, &MergeSarif, &SarifSrcRoot})
     if (O->getNumOccurrences() && O->empty()) {
       errs() << "tmemcheck: error: --" << O->ArgStr << " needs a value\n";
       return ExitToolError;
     }
+
+  if (Report == ReportKind::Html && Format != OutputFormat::Text) {
+    errs() << "tmemcheck: error: --report=html writes the HTML page to "
+              "stdout, which --format=json or sarif also needs; run them "
+              "separately\n";
+    return ExitToolError;
+  }
 
   if (!MergeSarif.empty()) {
     std::vector<std::string> Logs(SourcePaths.begin(), SourcePaths.end());
@@ -521,6 +537,10 @@ int main(int argc, const char **argv) {
       Effective.AssumeCtasPerSm = AssumeCtasPerSm;
     if (RequireComplete.getNumOccurrences())
       Effective.RequireComplete = RequireComplete;
+    if (SarifSrcRoot.getNumOccurrences())
+      Effective.SarifSrcRoot = SarifSrcRoot;
+    if (SarifHelpBase.getNumOccurrences())
+      Effective.SarifHelpBase = SarifHelpBase;
     if (GpuArch.getNumOccurrences()) {
       if (!Effective.Compat)
         Effective.Compat.emplace();
@@ -733,7 +753,10 @@ int main(int argc, const char **argv) {
     return L;
   };
 
-  TextPrinter Printer(outs(), !NoSnippets);
+  // --report=html: stdout is the page and nothing else, the findings'
+  // text goes to stderr with the remarks.
+  const bool HtmlOnStdout = Report == ReportKind::Html;
+  TextPrinter Printer(HtmlOnStdout ? errs() : outs(), !NoSnippets);
   // Remarks are about the analysis, not the code: stderr, so that stdout
   // holds only findings (or the HTML/JSON/SARIF document).
   TextPrinter RemarkPrinter(errs(), !NoSnippets);
@@ -743,7 +766,8 @@ int main(int argc, const char **argv) {
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
   std::vector<KernelVerdict> AllVerdicts; // for --format=json
   llvm::json::Array AllReports;      // for --report=json
-  std::vector<KernelReport> HtmlReports; // for --report=html
+  std::vector<HtmlKernel> HtmlReports; // for --report=html
+  std::vector<Finding> HtmlUnmapped;   // findings of kernels without one
   bool ToolFailed = false;
   BatchSummary Totals;
   // Files are analysed in parallel (-j); the results are reported in input
@@ -831,12 +855,48 @@ int main(int argc, const char **argv) {
   std::vector<std::string> UnknownOptions;
   // Files not analysed and kernels left incomplete, for SARIF.
   SarifRunInfo SarifInfo;
-  SarifInfo.HelpBase = SarifHelpBase;
-  auto FileFailed = [&](const std::string &File, const std::string &Why) {
+  // Run-wide SARIF settings: the flag, else the first file's config (a
+  // relative SarifSrcRoot is relative to that config's directory), else the
+  // current directory and no help base.
+  SarifInfo.HelpBase = SarifHelpBase.getNumOccurrences()
+                           ? std::string(SarifHelpBase)
+                           : Reference->SarifHelpBase.value_or("");
+  if (SarifSrcRoot.getNumOccurrences()) {
+    SarifInfo.SrcRoot = SarifSrcRoot;
+  } else if (Reference->SarifSrcRoot) {
+    SmallString<256> Root(*Reference->SarifSrcRoot);
+    if (sys::path::is_relative(Root)) {
+      SmallString<256> Dir(sys::path::parent_path(Reference->Path));
+      sys::path::append(Dir, Root);
+      Root = Dir;
+    }
+    SarifInfo.SrcRoot = std::string(Root);
+  } else {
+    SarifInfo.SrcRoot = ".";
+  }
+  if (Format == OutputFormat::Sarif &&
+      !sys::fs::is_directory(SarifInfo.SrcRoot)) {
+    errs() << "tmemcheck: error: the SARIF source root '" << SarifInfo.SrcRoot
+           << "' ("
+           << (SarifSrcRoot.getNumOccurrences()
+                   ? std::string("--sarif-srcroot")
+                   : "SarifSrcRoot in " + Reference->Path)
+           << ") is not a directory\n";
+    return ExitToolError;
+  }
+  // \p Partly: the file compiled with errors and the rest of it was
+  // analysed (its findings are reported, but may be incomplete).
+  auto FileFailed = [&](const std::string &File, const std::string &Why,
+                        bool Partly = false) {
     Totals.fileFailed(File, Why);
     ToolFailed = true;
     SarifInfo.Notifications.push_back(
-        {"error", File + ": not analysed: " + Why, SourceLoc{File, 0, 0}});
+        {"error",
+         File + (Partly ? ": " + Why +
+                              "; the rest of the file was analysed, its "
+                              "results may be incomplete"
+                        : ": not analysed: " + Why),
+         SourceLoc{File, 0, 0}});
   };
   // Files are reported in input order as soon as they and every file
   // before them are done (findings stay grouped by file under -j, and a run
@@ -885,9 +945,10 @@ int main(int argc, const char **argv) {
                               TU.CompileErrors - TU.ErrorLines.size(), File);
       errs() << "tmemcheck: error: " << File << ": " << TU.CompileErrors
              << " compile error(s), results may be incomplete\n";
-      FileFailed(File, fmt::format("{} compile error(s)", TU.CompileErrors));
+      FileFailed(File, fmt::format("{} compile error(s)", TU.CompileErrors),
+                 /*Partly=*/true);
     }
-    outs() << O.EventDump;
+    (HtmlOnStdout ? errs() : outs()) << O.EventDump;
     if (Timing)
       errs() << fmt::format(
           "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
@@ -895,6 +956,7 @@ int main(int argc, const char **argv) {
           File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
           TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
     std::map<std::string, unsigned> ReportedByKernel;
+    std::vector<Finding> Reported; // for --report=html
     for (Finding &F : O.Findings) {
       if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
@@ -907,6 +969,8 @@ int main(int argc, const char **argv) {
       Totals.addFinding(F);
       if (Format == OutputFormat::Text)
         Printer.print(F);
+      if (HtmlOnStdout)
+        Reported.push_back(F);
       if (KeepFindings)
         AllFindings.push_back(std::move(F));
     }
@@ -925,14 +989,25 @@ int main(int argc, const char **argv) {
       if (Format == OutputFormat::Json)
         AllVerdicts.push_back(std::move(V));
     }
+    std::vector<uint8_t> Placed(Reported.size(), 0);
     for (KernelReport &KR : O.Reports) {
-      if (Report == ReportKind::Text)
+      if (Report == ReportKind::Text) {
         printResourceReport(outs(), KR);
-      else if (Report == ReportKind::Html)
-        HtmlReports.push_back(std::move(KR));
-      else
+      } else if (Report == ReportKind::Html) {
+        HtmlKernel K{std::move(KR), {}};
+        for (size_t J = 0; J < Reported.size(); ++J)
+          if (!Placed[J] && Reported[J].Kernel == K.Report.Kernel) {
+            K.Findings.push_back(std::move(Reported[J]));
+            Placed[J] = 1;
+          }
+        HtmlReports.push_back(std::move(K));
+      } else {
         AllReports.push_back(resourceReportToJson(KR));
+      }
     }
+    for (size_t J = 0; J < Reported.size(); ++J)
+      if (!Placed[J])
+        HtmlUnmapped.push_back(std::move(Reported[J]));
     if (!Quiet && Format == OutputFormat::Text) {
       outs().flush(); // the findings before the remarks about them
       for (const AnalysisRemark &R : O.KernelRemarks)
@@ -1088,8 +1163,9 @@ int main(int argc, const char **argv) {
     writeJsonReport(outs(), AllFindings, AllVerdicts);
   else if (Format == OutputFormat::Sarif) {
     // Code scanning matches alerts across runs by these fingerprints, the
-    // same ones a baseline holds (relative to the working directory).
-    Fingerprinter Identities(".");
+    // same ones a baseline holds, with paths relative to the source root
+    // (the working directory unless --sarif-srcroot says otherwise).
+    Fingerprinter Identities(SarifInfo.SrcRoot);
     for (Finding &F : AllFindings)
       F.Fingerprint = Identities.identify(F).Fingerprint;
     SarifInfo.ExecutionSuccessful = !ToolFailed;
@@ -1097,7 +1173,7 @@ int main(int argc, const char **argv) {
                      TMEMCHECK_VERSION, SarifInfo);
   }
   if (Report == ReportKind::Html)
-    writeHtmlReport(outs(), HtmlReports);
+    writeHtmlReport(outs(), HtmlReports, HtmlUnmapped);
   if (Report == ReportKind::Json)
     outs() << llvm::formatv(
                   "{0:2}", llvm::json::Value(llvm::json::Object{

@@ -112,6 +112,14 @@ struct Event {
   /// For VariableRead: which variable.
   uint64_t VariableId = 0;
   std::string VariableName;
+  /// For VariableRead of one element of an array at a constant index
+  /// (`regs[3]`): the index; std::nullopt for the whole variable or an
+  /// index that is not a constant (`regs[i]` in a loop).
+  std::optional<int64_t> VariableElement;
+  /// For VariableRead: the read only copies the value into a local (its
+  /// initialiser, the right side of an assignment) or a return value; it
+  /// does not compute with it (ConsumedLoads does not count it as a use).
+  bool VariableCopy = false;
   /// For SlotRead: which slot.
   uint64_t Slot = 0;
   /// The instruction has a `@p` guard (typically from elect.sync): it is
@@ -188,6 +196,10 @@ struct Block {
   /// constant (a pair or cluster index): the two CTAs of a cta_group::2
   /// pair may take different arms (tmem-alloc-peer-race).
   bool BranchReadsCtaId = false;
+  /// A `for` loop's test whose constant trip count is at least one: the
+  /// exit (successor 1) is never taken on the first test, only after an
+  /// iteration (the edges from the back-edge predecessors).
+  bool LoopRunsAtLeastOnce = false;
   /// For a comparison of the warp index with a constant: the warp indices
   /// that take each successor (as [lo, hi]), when that is an interval.
   std::optional<std::pair<int64_t, int64_t>> WarpsOnArm[2];

@@ -44,6 +44,10 @@ struct AbstractValue {
   /// 0 when none.
   uint64_t VariableId = 0;
   std::string VariableName;
+  /// When VariableId names an array and the operand is one element of it
+  /// (`regs[3]`): that element's constant index. std::nullopt for the whole
+  /// variable or an index that is not a constant.
+  std::optional<int64_t> VariableElement;
 
   /// The value is the warp index in a 1-D block: `threadIdx.x / 32` or
   /// `threadIdx.x >> 5` (the quarter of TMEM lanes a warp may access is

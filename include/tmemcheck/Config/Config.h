@@ -108,6 +108,12 @@ struct Config {
   /// Compare the recognised tcgen05 operations with nvcc's PTX
   /// (`CoverageCheck:`, --coverage-check).
   std::optional<bool> CoverageCheck;
+  /// SARIF output (--sarif-srcroot, --sarif-help-base; the flags win): the
+  /// source root artifact URIs are relative to (%SRCROOT%), relative to the
+  /// directory of the config file; the base URL of the docs for the rules'
+  /// helpUri. Read from the config of the first input file (run-wide).
+  std::optional<std::string> SarifSrcRoot;
+  std::optional<std::string> SarifHelpBase;
   /// Where it was read from (empty: no file, defaults).
   std::string Path;
 };

@@ -69,6 +69,24 @@ std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,
 std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
                                        unsigned NumArgs);
 
+/// CUTLASS's `cutlass::arch::NamedBarrier` (cutlass/arch/barrier.h), the
+/// type of every SM100 kernel's `tmem_allocation_result_barrier` and of the
+/// epilogue's barriers: the PTX mnemonic a member (`arrive`,
+/// `arrive_and_wait`, `sync`, `arrive_unaligned`,
+/// `arrive_and_wait_unaligned`) or static member (`arrive(n, id)`,
+/// `arrive_and_wait(n, id)`, `sync(n, id)`) emits: `bar.arrive`,
+/// `bar.sync`, `barrier.arrive` or `barrier.sync`, each taking `id,
+/// count`. Its asm is compiled out without `CUDA_BARRIER_ENABLED`, and its
+/// operands live in the object's fields, so the call is modelled by name;
+/// std::nullopt if \p QualifiedName is not such a member.
+std::optional<llvm::StringRef>
+cutlassNamedBarrierMnemonic(llvm::StringRef QualifiedName);
+
+/// The barrier id CUTLASS reserves below the user's ids
+/// (`NamedBarrier::ReservedNamedBarrierCount`): a user id `i` is hardware
+/// barrier `i + 8`.
+constexpr int64_t CutlassReservedNamedBarrierCount = 8;
+
 } // namespace tmemcheck
 
 #endif // TMEMCHECK_MODEL_APIMODEL_H

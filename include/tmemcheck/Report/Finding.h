@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ llvm::StringRef severityName(Severity S);
 struct FindingNote {
   SourceLoc Loc;
   std::string Message;
+  /// Set when the note points at an event that runs before the finding's
+  /// own event on the path the finding describes (the alloc, the load, the
+  /// dealloc before a use): that event's program order (Event::Id, reverse
+  /// post-order). SARIF's code flow is these events in this order, then
+  /// the finding. Unset for notes about context (a wrapper, a condition, an
+  /// exit) and for events not ordered before it (another thread's access
+  /// racing with it, an alloc on another path).
+  std::optional<unsigned> Order;
 };
 
 /// One edit of a fix-it: replace Length bytes at byte Offset of File by

@@ -32,6 +32,16 @@ struct RoleRange {
   unsigned StageCount = 1;
 };
 
+/// Columns [Begin, End) of a region that the code at Loc touches: a
+/// known-column access (at the instruction, at the call in user code and at
+/// the kernel's statement), or an alloc or dealloc (the whole allocation).
+/// The HTML report draws findings at these columns.
+struct ColumnSite {
+  SourceLoc Loc;
+  int64_t Begin = 0;
+  int64_t End = 0;
+};
+
 /// One region of the report.
 struct RegionReport {
   std::string Name;
@@ -40,6 +50,8 @@ struct RegionReport {
   std::optional<int64_t> Used;      ///< highest column end reached + 0
   std::vector<RoleRange> Ranges;
   unsigned UnknownRangeAccesses = 0; ///< accesses whose columns are unknown
+  /// Where the code touches which columns (not in the text or JSON report).
+  std::vector<ColumnSite> Sites;
 };
 
 /// Two uses of the same columns and what orders them: the planning

@@ -4,7 +4,9 @@
 // log per shard; code-scanning services want one log with one run. The
 // merge keeps the first run's tool driver, de-duplicates rules by id and
 // artifacts by location, and concatenates the results with their rule and
-// artifact indices renumbered.
+// artifact indices renumbered. uriBaseIds (%SRCROOT%) keep the first log's
+// base; a later log whose same id names another directory has its URIs
+// rewritten against the first base (or made absolute when outside it).
 //
 //===----------------------------------------------------------------------===//
 

@@ -7,6 +7,8 @@
 #include "GraphBuilder.h"
 #include "LastIteration.h"
 
+#include "clang/AST/ParentMap.h"
+
 #include "CtaIdentity.h"
 
 #include "tmemcheck/Analysis/AllocBase.h"
@@ -67,6 +69,8 @@ private:
       if (const FunctionDecl *Callee = CE->getDirectCallee()) {
         if (Callee->getIdentifier() && Callee->getName().starts_with("__sync"))
           return true;
+        if (isModelledByName(Callee))
+          return true;
         if (isRelevant(Callee, Depth + 1))
           return true;
       } else if (!CE->isTypeDependent() && CE->getCallee() &&
@@ -96,6 +100,16 @@ private:
       if (scan(Child, Depth))
         return true;
     return false;
+  }
+  /// The built-in models stand for instructions whether or not the body
+  /// has them (CUTLASS compiles its asm out): a function calling one is
+  /// relevant.
+  static bool isModelledByName(const FunctionDecl *Callee) {
+    std::string Name =
+        withoutTemplateArguments(Callee->getQualifiedNameAsString());
+    llvm::StringRef N(Name);
+    return findApiModel(N) || cutlassNamedBarrierMnemonic(N) ||
+           N.starts_with("cute::SM100_") || N.starts_with("tl::tcgen05_ld_");
   }
   llvm::DenseMap<const FunctionDecl *, bool> Memo;
 };
@@ -410,6 +424,10 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
         Blk.BranchIsLoop =
             Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
                      isa<DoStmt>(Term) || isa<CXXForRangeStmt>(Term));
+        if (const auto *For = dyn_cast_or_null<ForStmt>(Term))
+          if (std::optional<uint64_t> N =
+                  LoopTripCounter::constantTripCount(*For, Ctx))
+            Blk.LoopRunsAtLeastOnce = *N >= 1 && B->succ_size() == 2;
         Blk.BranchLoc =
             toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
         bool Invalid = false;
@@ -483,6 +501,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       addModeledCall(*M, CE, Cur, F);
       return Cur;
     }
+    if (addNamedBarrierCall(Callee, CE, Cur, F))
+      return Cur;
     if (addTileLangLoad(Callee, CE, Cur, F))
       return Cur;
     if (std::optional<bool> Arrive = clusterBarrierBuiltin(Callee)) {
@@ -552,6 +572,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
         E.Statement = Facts.statementOf(CC, F);
         E.VariableId = Id;
         E.VariableName = Name;
+        E.VariableElement = Eval.variableElement(Arg, F);
+        E.VariableCopy = true; // a copy construction
         addEvent(Cur, std::move(E));
       }
     }
@@ -629,9 +651,32 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     E.Statement = Facts.statementOf(IC, F);
     E.VariableId = Id;
     E.VariableName = Name;
+    E.VariableElement = Eval.variableElement(Sub, F);
+    E.VariableCopy = isPlainCopy(IC, F);
     addEvent(Cur, std::move(E));
   }
   return Cur;
+}
+
+bool GraphBuilder::isPlainCopy(const Expr *Read, const Frame &F) {
+  ParentMap *PM = Trips.parentsOf(F.Function);
+  if (!PM)
+    return false;
+  const Stmt *Child = Read;
+  const Stmt *P = PM->getParent(Child);
+  // Parentheses and implicit conversions pass the value on unchanged.
+  while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) ||
+               isa<ExprWithCleanups>(P))) {
+    Child = P;
+    P = PM->getParent(P);
+  }
+  if (!P)
+    return false;
+  if (isa<DeclStmt>(P) || isa<ReturnStmt>(P))
+    return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->getOpcode() == BO_Assign && BO->getRHS() == Child;
+  return false;
 }
 
 const FunctionDecl *GraphBuilder::knownCallee(const Expr *E, const Frame &F,
@@ -1197,6 +1242,8 @@ void GraphBuilder::translateInstructions(
       return std::nullopt;
     AbstractValue V = Eval.evaluate(Exprs[Index], F);
     V.VariableId = Eval.variableIdentity(Exprs[Index], F, &V.VariableName);
+    if (V.VariableId)
+      V.VariableElement = Eval.variableElement(Exprs[Index], F);
     return V;
   };
 

@@ -167,6 +167,12 @@ private:
   /// adds the ld and its wait::ld; false if \p Callee is not one.
   bool addTileLangLoad(const clang::FunctionDecl *Callee,
                        const clang::CallExpr *CE, unsigned Cur, const Frame &F);
+  /// A call of a `cutlass::arch::NamedBarrier` member, modelled by name
+  /// with the id and count of the object's construction
+  /// (NamedBarrierCall.cpp); false if \p Callee is no such member.
+  bool addNamedBarrierCall(const clang::FunctionDecl *Callee,
+                           const clang::CallExpr *CE, unsigned Cur,
+                           const Frame &F);
   void addModeledCall(const ApiModel &M, const clang::CallExpr *CE,
                       unsigned Cur, const Frame &F);
   /// A call with no resolved callee: a dependent call of a template
@@ -174,6 +180,10 @@ private:
   unsigned visitUnresolvedCall(const clang::CallExpr *CE, unsigned Cur,
                                const Frame &F);
   static std::string qualifiedName(const clang::NamedDecl *D);
+  /// The lvalue-to-rvalue conversion \p Read only copies the value: it is a
+  /// local's initialiser, the right side of an assignment, or a returned
+  /// value (through parentheses and implicit conversions).
+  bool isPlainCopy(const clang::Expr *Read, const Frame &F);
   bool overBudget();
 
   clang::ASTContext &Ctx;

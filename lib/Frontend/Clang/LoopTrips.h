@@ -43,8 +43,10 @@ public:
   static std::optional<uint64_t> constantTripCount(const clang::ForStmt &For,
                                                    clang::ASTContext &Ctx);
 
-private:
+  /// The parent map of \p FD's body (built once), or nullptr.
   clang::ParentMap *parentsOf(const clang::FunctionDecl *FD);
+
+private:
 
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>

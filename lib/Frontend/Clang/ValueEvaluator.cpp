@@ -175,8 +175,11 @@ bool isLaneOnlyAddend(const Expr *E, const ASTContext &Ctx) {
 class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
 public:
   ModificationFinder(llvm::DenseSet<const VarDecl *> &Out,
-                     llvm::DenseMap<const VarDecl *, const Expr *> &Steps)
-      : Out(Out), Steps(Steps) {}
+                     llvm::DenseMap<const VarDecl *, const Expr *> &Steps,
+                     ElectionWriteMap &Elections,
+                     llvm::DenseSet<const VarDecl *> &OtherWrites)
+      : Out(Out), Steps(Steps), Elections(Elections), OtherWrites(OtherWrites) {
+  }
 
   /// `for (int k = init; ...; ++k / k += step)` with k changed nowhere else
   /// is an induction variable: its uniformity is that of init and step.
@@ -245,15 +248,32 @@ public:
     return true;
   }
   bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-    for (unsigned I = 0; I < S->getNumOutputs(); ++I)
-      mark(S->getOutputExpr(I));
+    llvm::SmallVector<ElectedOutput, 2> Elected = electedOutputs(*S);
+    for (unsigned I = 0; I < S->getNumOutputs(); ++I) {
+      const auto *E = llvm::find_if(
+          Elected, [&](const ElectedOutput &O) { return O.Index == I; });
+      const auto *DRE =
+          dyn_cast<DeclRefExpr>(S->getOutputExpr(I)->IgnoreParenImpCasts());
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (E == Elected.end() || !V) {
+        mark(S->getOutputExpr(I));
+        continue;
+      }
+      // Written with an elect.sync predicate: modified, but its value is
+      // still known to be an election (ValueEvaluator::electionValue).
+      Out.insert(V);
+      Elections[V].push_back(
+          {*E, llvm::StringRef(S->getOutputConstraint(I)).starts_with("+")});
+    }
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
     for (const LambdaCapture &C : L->captures())
       if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar())) {
           Out.insert(V);
+          OtherWrites.insert(V);
+        }
     return true;
   }
 
@@ -273,11 +293,15 @@ private:
         break;
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
         Out.insert(V);
+        OtherWrites.insert(V);
+      }
   }
   llvm::DenseSet<const VarDecl *> &Out;
   llvm::DenseMap<const VarDecl *, const Expr *> &Steps;
+  ElectionWriteMap &Elections;
+  llvm::DenseSet<const VarDecl *> &OtherWrites;
 };
 
 /// Most values a value set (AbstractValue::Choices) holds before it is
@@ -607,9 +631,39 @@ void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
   if (!FD || !ScannedFunctions.insert(FD).second)
     return;
   if (Stmt *Body = FD->getBody()) {
-    ModificationFinder Finder(ModifiedVars, InductionSteps);
+    ModificationFinder Finder(ModifiedVars, InductionSteps, ElectionWrites,
+                              OtherWrites);
     Finder.TraverseStmt(Body);
   }
+}
+
+std::optional<AbstractValue> ValueEvaluator::electionValue(const VarDecl *V,
+                                                           const Frame &F,
+                                                           unsigned Depth) {
+  if (!isModified(V) || OtherWrites.contains(V) || InductionSteps.count(V))
+    return std::nullopt;
+  auto It = ElectionWrites.find(V);
+  if (It == ElectionWrites.end() || It->second.empty())
+    return std::nullopt;
+  for (const ElectionWrite &W : It->second) {
+    if (W.Output.Unelected)
+      continue; // selp: both values written
+    // `@p mov %0, 1` leaves the other lanes' value: with "+r" that is the
+    // initial value, which must differ from the elected one. With "=r" the
+    // other lanes' value is undefined; the helpers that write it so test
+    // it as the election.
+    if (!W.ReadWrite)
+      continue;
+    const Expr *Init = V->getInit();
+    if (!Init)
+      return std::nullopt;
+    AbstractValue I = evaluateImpl(Init, F, Depth + 1);
+    if (!I.Constant || *I.Constant == W.Output.Elected)
+      return std::nullopt;
+  }
+  AbstractValue R;
+  R.Uniform = Uniformity::ThreadVariant;
+  return R;
 }
 
 bool ValueEvaluator::isModified(const VarDecl *V) {
@@ -1015,6 +1069,8 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       if (VD->hasAttr<CUDASharedAttr>())
         return Unknown;
+      if (std::optional<AbstractValue> Elected = electionValue(VD, F, Depth))
+        return *Elected;
       if (isModified(VD) && !ModifiedVars.contains(VD)) {
         // A loop induction variable: unknown value, uniform if its start
         // and step are.
@@ -1348,6 +1404,39 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
   return evaluateSingleReturn(CE, F, Depth);
 }
 
+namespace {
+
+/// The return statements of a body (not of the lambdas in it), and whether
+/// an inline asm in it writes an elect.sync predicate into an output.
+class ElectionHelperScan : public RecursiveASTVisitor<ElectionHelperScan> {
+public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    Returns.push_back(R);
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+    Elects |= !electedOutputs(*S).empty();
+    return true;
+  }
+  llvm::SmallVector<const ReturnStmt *, 2> Returns;
+  bool Elects = false;
+};
+
+} // namespace
+
+const ReturnStmt *
+ValueEvaluator::electionHelperReturn(const CompoundStmt &Body) {
+  auto [It, New] = ElectionHelpers.try_emplace(&Body, nullptr);
+  if (!New)
+    return It->second;
+  ElectionHelperScan Scan;
+  Scan.TraverseStmt(const_cast<CompoundStmt *>(&Body));
+  if (Scan.Elects && Scan.Returns.size() == 1)
+    It->second = Scan.Returns.front();
+  return It->second;
+}
+
 AbstractValue ValueEvaluator::evaluateSingleReturn(const CallExpr *CE,
                                                    const Frame &F,
                                                    unsigned Depth) {
@@ -1359,22 +1448,61 @@ AbstractValue ValueEvaluator::evaluateSingleReturn(const CallExpr *CE,
     return Unknown;
   if (FD->hasBody(Def) && Def) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+    const ReturnStmt *Single = nullptr;
     if (Body && Body->size() == 1)
-      if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front()))
-        if (Ret->getRetValue() && Depth < MaxEvalDepth) {
-          auto Callee = std::make_unique<Frame>();
-          Callee->Function = Def;
-          Callee->Parent = &F;
-          Callee->Id = F.Id;
-          for (unsigned I = 0; I < Def->getNumParams() && I < CE->getNumArgs();
-               ++I)
-            Callee->Args[Def->getParamDecl(I)] = CE->getArg(I);
-          const Frame &Ref = *Callee;
-          HelperFrames.push_back(std::move(Callee));
-          return evaluateImpl(Ret->getRetValue(), Ref, Depth + 1);
-        }
+      Single = dyn_cast<ReturnStmt>(Body->body_front());
+    if (Body && !Single)
+      Single = electionHelperReturn(*Body);
+    if (const ReturnStmt *Ret = Single)
+      if (Ret->getRetValue() && Depth < MaxEvalDepth) {
+        auto Callee = std::make_unique<Frame>();
+        Callee->Function = Def;
+        Callee->Parent = &F;
+        Callee->Id = F.Id;
+        for (unsigned I = 0; I < Def->getNumParams() && I < CE->getNumArgs();
+             ++I)
+          Callee->Args[Def->getParamDecl(I)] = CE->getArg(I);
+        const Frame &Ref = *Callee;
+        HelperFrames.push_back(std::move(Callee));
+        return evaluateImpl(Ret->getRetValue(), Ref, Depth + 1);
+      }
   }
   return Unknown;
+}
+
+std::optional<int64_t> ValueEvaluator::variableElement(const Expr *E,
+                                                       const Frame &F) {
+  const Frame *Cur = &F;
+  std::optional<int64_t> Index;
+  unsigned Subscripts = 0;
+  for (unsigned Steps = 0; E && Cur && Steps < MaxEvalDepth; ++Steps) {
+    E = strip(E);
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (++Subscripts > 1)
+        return std::nullopt;
+      Index = evaluate(AS->getIdx(), *Cur).Constant;
+      E = AS->getBase();
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      E = ME->getBase();
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    if (!DRE)
+      return std::nullopt;
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && P->getType()->isReferenceType()) {
+      auto It = Cur->Args.find(P);
+      if (It == Cur->Args.end() || !Cur->Parent)
+        return std::nullopt;
+      E = It->second;
+      Cur = Cur->Parent;
+      continue;
+    }
+    return Index;
+  }
+  return std::nullopt;
 }
 
 uint64_t ValueEvaluator::variableIdentity(const Expr *E, const Frame &F,

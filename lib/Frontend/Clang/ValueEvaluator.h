@@ -10,6 +10,8 @@
 #ifndef TMEMCHECK_LIB_FRONTEND_CLANG_VALUEEVALUATOR_H
 #define TMEMCHECK_LIB_FRONTEND_CLANG_VALUEEVALUATOR_H
 
+#include "ElectionAsm.h"
+
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/Value.h"
 
@@ -23,6 +25,14 @@
 #include <optional>
 
 namespace tmemcheck {
+
+/// A write of an elect.sync predicate into a variable (ElectionAsm.h).
+struct ElectionWrite {
+  ElectedOutput Output;
+  bool ReadWrite = false; ///< "+r": the other lanes keep the initial value.
+};
+using ElectionWriteMap =
+    llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<ElectionWrite, 1>>;
 
 /// One activation of a function on the inlining stack: which function, the
 /// caller's frame, and the argument expression bound to each parameter.
@@ -56,6 +66,11 @@ public:
   explicit ValueEvaluator(clang::ASTContext &Ctx) : Ctx(Ctx) {}
 
   AbstractValue evaluate(const clang::Expr *E, const Frame &F);
+
+  /// For an lvalue \p E naming one element of a one-dimensional local array
+  /// (`regs[3]`, possibly through reference parameters): the element's
+  /// constant index; std::nullopt otherwise.
+  std::optional<int64_t> variableElement(const clang::Expr *E, const Frame &F);
 
   /// A stable identity for the storage \p E designates (a local variable or
   /// array, possibly reached through reference parameters), or 0.
@@ -107,6 +122,16 @@ public:
 
 private:
   void collectModifiedVars(const clang::FunctionDecl *FD);
+  /// A helper of several statements that elects a lane with inline asm
+  /// (CuTe's `elect_one_sync`: declarations, the asm, `return pred;`) is
+  /// evaluated through its only return statement; nullptr for other bodies.
+  const clang::ReturnStmt *electionHelperReturn(const clang::CompoundStmt &B);
+  /// The value of a local written only through elect.sync predicate outputs
+  /// of inline asm (`@p mov %0, 1` into a variable initialised to 0,
+  /// `selp %0, 1, 0, p`): an election, lane-variant. std::nullopt for any
+  /// other variable.
+  std::optional<AbstractValue> electionValue(const clang::VarDecl *V,
+                                             const Frame &F, unsigned Depth);
   /// Clang's constant evaluation of an integral \p E (EvaluateAsInt),
   /// remembered: it does not depend on the call site, and an inlined helper
   /// is evaluated again for every kernel that calls it.
@@ -117,6 +142,12 @@ private:
   llvm::DenseSet<const clang::VarDecl *> ModifiedVars;
   /// Loop induction variables and their step (or increment) expression.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> InductionSteps;
+  /// Variables written by elect.sync predicate outputs, and those written in
+  /// any other way (both subsets of ModifiedVars).
+  ElectionWriteMap ElectionWrites;
+  llvm::DenseMap<const clang::CompoundStmt *, const clang::ReturnStmt *>
+      ElectionHelpers;
+  llvm::DenseSet<const clang::VarDecl *> OtherWrites;
   llvm::DenseMap<std::pair<uint64_t, const clang::FieldDecl *>,
                  std::pair<const clang::Expr *, const Frame *>>
       Fields;

@@ -48,7 +48,7 @@ __global__ void odd_column_count() {
 }
 
 // tmem-missing-wait-ld: the allocating warp frees the columns its ld may
-// still be reading.
+// still be reading (lanes 16-31 never read v).
 __global__ void free_before_wait(float *out) {
   __shared__ uint32_t slot;
   const uint32_t warp_idx = threadIdx.x / 32;
@@ -62,7 +62,7 @@ __global__ void free_before_wait(float *out) {
     uint32_t v;
     asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
                  : "=r"(v) : "r"(taddr));
-    out[threadIdx.x] = __uint_as_float(v);
+    if (threadIdx.x % 32 < 16) out[threadIdx.x] = __uint_as_float(v);
     dealloc_cols(taddr, 32); // frees the columns
   }
 }

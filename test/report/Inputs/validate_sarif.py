@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks the fields GitHub code scanning requires of a SARIF 2.1.0 log.
 
+(The schema itself is checked by validate_sarif_schema.py.)
+
 Usage: validate_sarif.py log.sarif EXPECTED_RESULT_COUNT
 Prints "sarif ok: N results, M fixes" or the first problem, exit 1.
 """
@@ -11,6 +13,20 @@ import sys
 def fail(msg):
     print("sarif invalid: " + msg)
     sys.exit(1)
+
+
+def check_uri(artifact, bases):
+    """An absolute file URI, or one relative to a base of the run."""
+    uri = artifact["uri"]
+    if "uriBaseId" in artifact:
+        if artifact["uriBaseId"] not in bases:
+            fail("uriBaseId %r is not in originalUriBaseIds"
+                 % artifact["uriBaseId"])
+        if ":" in uri or uri.startswith("/"):
+            fail("uri %r with a uriBaseId is not relative" % uri)
+    elif not uri.startswith("file:///"):
+        fail("artifact uri %r is neither an absolute file URI nor relative "
+             "to a uriBaseId" % uri)
 
 
 def main():
@@ -33,6 +49,11 @@ def main():
             fail("rule without id or shortDescription.text")
         if r["defaultConfiguration"]["level"] not in ("error", "warning", "note"):
             fail("bad default level in rule " + r["id"])
+    bases = runs[0].get("originalUriBaseIds", {})
+    for name, base in bases.items():
+        if not base.get("uri", "").startswith("file:///") or \
+                not base["uri"].endswith("/"):
+            fail("base %s is not an absolute file URI of a directory" % name)
     results = runs[0].get("results")
     if len(results) != expected:
         fail("expected %d results, got %d" % (expected, len(results)))
@@ -47,8 +68,7 @@ def main():
             fail("result without message.text")
         for loc in res["locations"] + res.get("relatedLocations", []):
             phys = loc["physicalLocation"]
-            if not phys["artifactLocation"]["uri"].startswith("file:///"):
-                fail("artifact uri is not an absolute file URI")
+            check_uri(phys["artifactLocation"], bases)
             if phys["region"]["startLine"] < 1 or phys["region"]["startColumn"] < 1:
                 fail("region without a valid start")
     prints = set()
@@ -68,8 +88,7 @@ def main():
             if not isinstance(changes, list) or not changes:
                 fail("fix without artifactChanges")
             for change in changes:
-                if not change["artifactLocation"]["uri"].startswith("file:///"):
-                    fail("artifactChange uri is not an absolute file URI")
+                check_uri(change["artifactLocation"], bases)
                 if not change.get("replacements"):
                     fail("artifactChange without replacements")
                 for rep in change["replacements"]:
