@@ -14,12 +14,19 @@
 #include "tmemcheck/Checks/KernelCheckRun.h"
 #include "tmemcheck/Config/Config.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
+#include "tmemcheck/Frontend/CudaEnvironment.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 #include <memory>
@@ -67,6 +74,18 @@ public:
 private:
   void run(ASTContext &Ctx) {
     ByCheck.clear();
+    // The one part of the nvcc profile a plugin cannot apply: said once,
+    // when the translation unit did not compile.
+    if (WithoutMsExtensions && !NotedMsExtensions &&
+        Ctx.getDiagnostics().hasErrorOccurred()) {
+      NotedMsExtensions = true;
+      llvm::errs() << "tmemcheck: note: the translation unit has compile "
+                      "errors; the nvcc profile's -fms-extensions cannot be "
+                      "set from the clang-tidy plugin: pass it "
+                      "(--extra-arg=-fms-extensions) if nvcc accepts the "
+                      "code\n";
+    }
+    WithoutMsExtensions = false;
     std::set<std::string> Names;
     for (const auto &[Instance, Name] : Enrolled)
       Names.insert(Name);
@@ -130,6 +149,62 @@ private:
     Limits.UserModels = Models.get();
   }
 
+public:
+  /// The nvcc profile the CLI applies by default (NvccProfile.cpp), for the
+  /// translation unit \p PP is about to preprocess: its macros and
+  /// pre-included header are appended to the predefines, once per
+  /// translation unit, unless the check option `TmemNvccProfile` is false
+  /// or the .tmemcheck.yaml of the main file says `Compat: Profile: clang`.
+  /// `-fms-extensions` cannot be set from a plugin (the language options
+  /// are fixed once the preprocessor exists): without it, a note on stderr
+  /// says to pass it, once.
+  void applyNvccProfile(const SourceManager &SM, Preprocessor &PP,
+                        bool Enabled) {
+    if (StringRef(PP.getPredefines()).contains("__TMEMCHECK_NVCC_PROFILE__"))
+      return;
+    if (!Enabled || !PP.getLangOpts().CUDA)
+      return;
+    if (OptionalFileEntryRef Main =
+            SM.getFileEntryRefForID(SM.getMainFileID())) {
+      llvm::Expected<Config> C = Configs.forFile(Main->getName());
+      if (!C)
+        llvm::consumeError(C.takeError()); // reported by applyConfig
+      else if (C->Compat && C->Compat->Profile == std::string("clang"))
+        return;
+    }
+    std::string Arch = PP.getTargetInfo().getTargetOpts().CPU;
+    CudaVersion Version =
+        versionOf(PP.getHeaderSearchInfo().getHeaderSearchOpts());
+    PP.setPredefines(PP.getPredefines() +
+                     CudaEnvironment::nvccProfilePredefines(Arch, Version));
+    WithoutMsExtensions = !PP.getLangOpts().MicrosoftExt;
+  }
+
+private:
+  /// The version of the CUDA installation whose include directory is on
+  /// the search path (its version.json, nvcc or cuda.h), remembered; the
+  /// default (13.0) without one.
+  CudaVersion versionOf(const HeaderSearchOptions &HSO) {
+    for (const HeaderSearchOptions::Entry &E : HSO.UserEntries) {
+      StringRef Dir = E.Path;
+      if (llvm::sys::path::filename(Dir) != "include")
+        continue;
+      llvm::SmallString<256> Root = llvm::sys::path::parent_path(Dir);
+      llvm::SmallString<256> CudaH(Dir);
+      llvm::sys::path::append(CudaH, "cuda.h");
+      if (!llvm::sys::fs::exists(CudaH))
+        continue;
+      auto It = Versions.find(Root);
+      if (It == Versions.end())
+        It = Versions.try_emplace(Root, CudaVersion::detect(Root)).first;
+      return It->second;
+    }
+    return CudaVersion();
+  }
+
+  llvm::StringMap<CudaVersion> Versions;
+  bool NotedMsExtensions = false;
+  bool WithoutMsExtensions = false; ///< for the translation unit being parsed
   std::map<const void *, std::string> Enrolled;
   ConfigFinder Configs;
   std::map<std::string, std::unique_ptr<UserApiModelTable>> ModelsOfConfig;
@@ -154,6 +229,19 @@ public:
 
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
+  }
+
+  /// Called before the main file is read: the nvcc profile goes into the
+  /// predefines, as the CLI's parse has it (NvccProfile.cpp).
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *) override {
+    sharedRun().applyNvccProfile(
+        SM, *PP, Options.getLocalOrGlobal("TmemNvccProfile", true));
+  }
+
+  void storeOptions(::clang::tidy::ClangTidyOptions::OptionMap &Opts) override {
+    Options.store(Opts, "TmemNvccProfile",
+                  Options.getLocalOrGlobal("TmemNvccProfile", true));
   }
 
   void registerMatchers(MatchFinder *Finder) override {

@@ -21,9 +21,9 @@ namespace tmemcheck {
 /// User choices that shape the device-side parse.
 struct FrontendOptions {
   std::string GpuArch = "sm_100a";
-  std::string CudaPath;               ///< --cuda-path; empty: detect.
-  std::string ResourceDir;            ///< --resource-dir; empty: detect.
-  bool NoCuda = false;                ///< force the embedded stub headers.
+  std::string CudaPath;    ///< --cuda-path; empty: detect.
+  std::string ResourceDir; ///< --resource-dir; empty: detect.
+  bool NoCuda = false;     ///< force the embedded stub headers.
   /// The target was chosen by the user (--gpu-arch): it wins over the
   /// targets a compile command names.
   bool GpuArchExplicit = false;
@@ -123,6 +123,19 @@ public:
   /// The rest of the nvcc profile, after the CUDA (or stub) headers: the
   /// language extensions and the pre-included header.
   std::vector<std::string> nvccProfileHeaderArguments() const;
+
+  /// The nvcc profile as preprocessor text, for a parse whose command line
+  /// cannot be changed (the clang-tidy plugin appends it to the
+  /// preprocessor's predefines before the main file is read): the macros of
+  /// nvccProfileArguments for \p GpuArch and \p Version, each under
+  /// `#ifndef` so that the command's own definitions win, then the
+  /// pre-included header's text (crt/sm_70_rt.h and crt/sm_100_rt.h where
+  /// the include path has them, else the embedded stand-in of
+  /// crt/sm_100_rt.h). Not included: `-fms-extensions`, a language option
+  /// that cannot be set once the parse exists. Defines
+  /// `__TMEMCHECK_NVCC_PROFILE__`.
+  static std::string nvccProfilePredefines(llvm::StringRef GpuArch,
+                                           const CudaVersion &Version);
 
   /// The embedded stub header used when no CUDA installation is present.
   static llvm::StringRef stubHeaderName();

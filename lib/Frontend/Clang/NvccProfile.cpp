@@ -220,8 +220,9 @@ CudaVersion CudaVersion::detect(StringRef CudaPath) {
   return CudaVersion();
 }
 
-std::vector<std::string> CudaEnvironment::nvccProfileArguments(
-    const std::vector<std::string> &Command, StringRef GpuArch) const {
+std::vector<std::string>
+CudaEnvironment::nvccProfileArguments(const std::vector<std::string> &Command,
+                                      StringRef GpuArch) const {
   std::vector<std::string> Out;
   if (!NvccProfile)
     return Out;
@@ -249,6 +250,44 @@ std::vector<std::string> CudaEnvironment::nvccProfileHeaderArguments() const {
   // Anonymous structs and unions of a tagged type, and the other Microsoft
   // forms that nvcc's front end accepts in GNU mode.
   return {"-fms-extensions", "-include", ProfileHeaderName.str()};
+}
+
+std::string CudaEnvironment::nvccProfilePredefines(StringRef GpuArch,
+                                                   const CudaVersion &V) {
+  std::string Out = "#define __TMEMCHECK_NVCC_PROFILE__ 1\n";
+  auto Define = [&](StringRef Name, const Twine &Value) {
+    Out +=
+        ("#ifndef " + Name + "\n#define " + Name + " " + Value + "\n#endif\n")
+            .str();
+  };
+  if (GpuArch.starts_with("sm_") && GpuArch.size() > 4) {
+    StringRef Num = GpuArch.drop_front(3);
+    bool Specific = Num.consume_back("a");
+    Num.consume_back("f");
+    if (Specific)
+      Define("__CUDA_ARCH_SPECIFIC__", Num + "0");
+    Define("__CUDA_ARCH_FAMILY_SPECIFIC__", Num + "0");
+  }
+  Define("__CUDACC_VER_MAJOR__", Twine(V.Major));
+  Define("__CUDACC_VER_MINOR__", Twine(V.Minor));
+  Define("__CUDACC_VER_BUILD__", Twine(V.Build));
+  // The pre-included header, without its pragmas (this text is not a
+  // header), and the stand-in where the installation's crt header is not
+  // on the include path.
+  auto Body = [](StringRef Header) {
+    std::string B;
+    SmallVector<StringRef, 0> Lines;
+    Header.split(Lines, '\n');
+    for (StringRef L : Lines)
+      if (!L.starts_with("#pragma"))
+        B += (L + "\n").str();
+    return B;
+  };
+  Out += Body(ProfileHeader);
+  Out += "#if !__has_include(\"crt/sm_100_rt.h\")\n";
+  Out += Body(Sm100Rt);
+  Out += "#endif\n";
+  return Out;
 }
 
 std::vector<std::pair<StringRef, StringRef>>
