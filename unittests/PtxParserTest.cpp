@@ -97,7 +97,7 @@ TEST(PtxParserTest, MmaWithPredicateScope) {
   EXPECT_EQ(Setp.ScopeDepth, 1u);
   ASSERT_EQ(Setp.Operands.size(), 3u);
   EXPECT_EQ(Setp.Operands[0].K, Operand::Kind::Register);
-  EXPECT_EQ(Setp.Operands[0].Text, "p");
+  EXPECT_EQ(Setp.Operands[0].writtenName(), "p");
   EXPECT_EQ(Setp.Operands[1].AsmOperandIndex, 4);
   EXPECT_EQ(Setp.Operands[2].K, Operand::Kind::Immediate);
   EXPECT_EQ(Setp.Operands[2].Imm, 0);
@@ -165,14 +165,14 @@ TEST(PtxParserTest, ElectSyncPairBecomesTwoOperands) {
   EXPECT_EQ(E.Opcode, "elect.sync");
   ASSERT_EQ(E.Operands.size(), 3u);
   EXPECT_EQ(E.Operands[0].K, Operand::Kind::Register);
-  EXPECT_EQ(E.Operands[0].Text, "%rx");
+  EXPECT_EQ(E.Operands[0].writtenName(), "%rx");
   EXPECT_EQ(text(Src, E.Operands[0].Range), "%%rx");
-  EXPECT_EQ(E.Operands[1].Text, "%px");
+  EXPECT_EQ(E.Operands[1].writtenName(), "%px");
   EXPECT_EQ(E.Operands[2].AsmOperandIndex, 2);
   const Instruction &Mov = P.Instructions[1];
   ASSERT_TRUE(Mov.Pred.has_value());
   EXPECT_EQ(Mov.Pred->Predicate.K, Operand::Kind::Register);
-  EXPECT_EQ(Mov.Pred->Predicate.Text, "%px");
+  EXPECT_EQ(Mov.Pred->Predicate.writtenName(), "%px");
   EXPECT_FALSE(Mov.Pred->Negated);
   EXPECT_EQ(text(Src, Mov.Range), "@%%px mov.s32 %1, 1;");
 }
@@ -341,9 +341,32 @@ TEST(PtxParserTest, Labels) {
   EXPECT_EQ(P.Labels[1].InstructionIndex, 3u);
   ASSERT_EQ(P.Instructions.size(), 3u);
   EXPECT_EQ(P.Instructions[0].Operands[0].K, Operand::Kind::Register);
-  EXPECT_EQ(P.Instructions[1].Pred->Predicate.Text, "P1");
+  EXPECT_EQ(P.Instructions[1].Pred->Predicate.writtenName(), "P1");
   EXPECT_EQ(P.Instructions[1].Operands[0].K, Operand::Kind::Symbol);
   EXPECT_EQ(P.Instructions[1].Operands[0].Text, "DONE");
+}
+
+TEST(PtxParserTest, ScopedRegistersAreDistinct) {
+  // Every inline-asm block CUTLASS emits declares its own `P1` and
+  // `remAddr32`: two sibling scopes' registers are different registers, a
+  // function-level one keeps its name.
+  const char *Src = "{ .reg .b32 x; .reg .pred P1;\n"
+                    "{ .reg .pred P1; setp.eq.u32 P1, x, 0; @P1 bra A; A: }\n"
+                    "{ .reg .pred P1; setp.eq.u32 P1, x, 1; @P1 bra B; B: }\n"
+                    "setp.eq.u32 P1, x, 2; }";
+  ParsedAsm P = parseInlineAsm(Src, ops(0));
+  EXPECT_TRUE(P.Diagnostics.empty()) << allDiags(P);
+  ASSERT_EQ(P.Instructions.size(), 5u);
+  const Operand &First = P.Instructions[0].Operands[0];
+  const Operand &Second = P.Instructions[2].Operands[0];
+  const Operand &Outer = P.Instructions[4].Operands[0];
+  EXPECT_EQ(First.writtenName(), "P1");
+  EXPECT_EQ(Second.writtenName(), "P1");
+  EXPECT_NE(First.Text, Second.Text);
+  EXPECT_EQ(P.Instructions[1].Pred->Predicate.Text, First.Text);
+  EXPECT_EQ(P.Instructions[3].Pred->Predicate.Text, Second.Text);
+  EXPECT_NE(Outer.Text, First.Text);
+  EXPECT_EQ(P.Instructions[0].Operands[1].Text, P.Instructions[4].Operands[1].Text);
 }
 
 TEST(PtxParserTest, Predicates) {
@@ -378,7 +401,7 @@ TEST(PtxParserTest, NegatedPredicateOperandAndSink) {
   const Operand &NotP = P.Instructions[1].Operands[3];
   EXPECT_TRUE(NotP.Negated);
   EXPECT_EQ(NotP.K, Operand::Kind::Register);
-  EXPECT_EQ(NotP.Text, "p");
+  EXPECT_EQ(NotP.writtenName(), "p");
   const Operand &Sink = P.Instructions[2].Operands[0];
   EXPECT_EQ(Sink.K, Operand::Kind::Symbol);
   EXPECT_EQ(Sink.Text, "_");
@@ -701,7 +724,7 @@ TEST(PtxParserTest, PtxModuleDirectivesAreSkipped) {
   EXPECT_EQ(P.Instructions[0].Operands[1].K, Operand::Kind::Symbol);
   const Instruction &Alloc = P.Instructions[1];
   EXPECT_EQ(Alloc.Parts[1], "alloc");
-  EXPECT_EQ(Alloc.Operands[0].Elements[0].Text, "%r1");
+  EXPECT_EQ(Alloc.Operands[0].Elements[0].writtenName(), "%r1");
   EXPECT_EQ(Alloc.Operands[1].Imm, 64);
   EXPECT_EQ(text(Src, Alloc.OpcodeRange), Alloc.Opcode);
   ASSERT_EQ(P.Labels.size(), 1u);

@@ -195,6 +195,14 @@ uint64_t mbarrierIdentity(const AbstractValue &V) {
   return V.SlotArray ? V.SlotArray : V.Slot;
 }
 
+/// The barrier's run within its variable when the front end told runs
+/// apart (pipelines carved from one dynamic buffer), else its identity.
+static uint64_t barrierRunIdentity(const AbstractValue &V) {
+  if (!V.isSlotAddress())
+    return 0;
+  return V.BarrierRun ? V.BarrierRun : mbarrierIdentity(V);
+}
+
 CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
                                        ThreadConditions &Threads,
                                        KernelBudget &Budget) {
@@ -258,7 +266,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       const AbstractValue *M = operand(W, W.Sync->MbarOperand);
       // Waits on an mbarrier of unknown identity are kept under 0: they
       // may be on any barrier.
-      uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+      uint64_t Id = M ? barrierRunIdentity(*M) : 0;
       HandOff &H = HandOffs[Id];
       unsigned WB = BlockOf[W.Id];
       const std::vector<uint8_t> &R = Reach(WB);
@@ -285,7 +293,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     if (E.Sync->Kind != SyncOpKind::MbarrierArrive)
       return true; // a cluster barrier arrive orders everything
     const AbstractValue *M = operand(E, E.Sync->MbarOperand);
-    uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+    uint64_t Id = M ? barrierRunIdentity(*M) : 0;
     if (!Id)
       return true; // which barrier is unknown: any
     auto It = HandOffs.find(Id);
@@ -456,6 +464,16 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         break;
       Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Freed, Range);
       Hazard(S.Stores, Stores, SeenStore, CompletionHazard::Freed, Range);
+      // The freed columns are no longer this CTA's: a later arrive hands
+      // nothing over (CuTe DSL's producer tail after the dealloc), the
+      // dealloc is where the load had to be complete.
+      for (std::set<unsigned> *Pending : {&S.Loads, &S.Stores})
+        for (auto It = Pending->begin(); It != Pending->end();) {
+          std::optional<TmemRange> R = accessRange(*ById[*It]);
+          bool Freed =
+              R && mayOverlap(*R, *Range) && SameThreadPossible(*ById[*It], E);
+          It = Freed ? Pending->erase(It) : std::next(It);
+        }
       if (Report) {
         for (unsigned Op : S.Async) {
           if (S.EverCommitted.count(Op))

@@ -47,9 +47,23 @@ CtaState mergeArms(const CtaState &Base,
       Keys.insert({Slot, 0});
   for (const auto &[Slot, Unused] : Keys) {
     PhaseSet B = Base.phases(Slot), Changed = 0;
-    for (const CtaState *A : Arms)
-      if (A->phases(Slot) != B)
-        Changed |= A->phases(Slot);
+    bool OtherRoleFrees = false;
+    for (const CtaState *A : Arms) {
+      PhaseSet P = A->phases(Slot);
+      if (P == B)
+        continue;
+      Changed |= P;
+      // An arm that, on all its paths, freed what another arm allocated.
+      OtherRoleFrees |= (P & PhaseFreedForOtherRole) &&
+                        !(P & (PhaseUnallocated | PhaseAnyAllocated));
+    }
+    // The role that frees uses the address the allocating role stored, so
+    // in the CTA the free follows the alloc: the region ends freed.
+    if (OtherRoleFrees && (Changed & PhaseAnyAllocated) &&
+        !(B & PhaseAnyAllocated))
+      Changed = (Changed & ~(PhaseUnallocated | PhaseAnyAllocated |
+                             PhaseFreedForOtherRole)) |
+                PhaseFreed;
     R.Regions[Slot] = Changed ? Changed : B;
   }
   uint8_t Relinquished = 0;
@@ -179,6 +193,46 @@ void LifecycleAnalysis::collectRegions() {
   std::sort(Relinquishes.begin(), Relinquishes.end(), ById);
   if (UnresolvedAlloc || G.Truncated)
     Complete = false;
+  findOtherRoleDeallocs();
+}
+
+void LifecycleAnalysis::findOtherRoleDeallocs() {
+  std::map<unsigned, unsigned> BlockOf;
+  for (unsigned B = 0; B < G.Blocks.size(); ++B)
+    for (const Event &E : G.Blocks[B].Events)
+      BlockOf[E.Id] = B;
+  std::map<unsigned, std::vector<uint8_t>> Reach;
+  auto Reaches = [&](unsigned From, unsigned To) {
+    auto It = Reach.find(From);
+    if (It == Reach.end())
+      It = Reach.emplace(From, G.reachableFrom(From)).first;
+    return bool(It->second[To]);
+  };
+  auto RoleBranch = [&](unsigned C) {
+    const Block &B = G.Blocks[C];
+    return B.Succs.size() == 2 && B.BranchUniformity &&
+           (*B.BranchUniformity == Uniformity::WarpUniform ||
+            *B.BranchUniformity == Uniformity::ThreadVariant);
+  };
+  for (const Region &R : Regions)
+    for (const Event *D : R.Deallocs) {
+      unsigned BD = BlockOf[D->Id];
+      const std::vector<unsigned> &CtlD = CD.allControllers(BD);
+      for (const Event *A : R.Allocs) {
+        unsigned BA = BlockOf[A->Id];
+        if (BA == BD || Reaches(BA, BD) || Reaches(BD, BA))
+          continue;
+        const std::vector<unsigned> &CtlA = CD.allControllers(BA);
+        bool Split = false;
+        for (unsigned C : CtlD)
+          Split |=
+              RoleBranch(C) && std::binary_search(CtlA.begin(), CtlA.end(), C);
+        if (Split) {
+          FreedForOtherRole.insert(D->Id);
+          break;
+        }
+      }
+    }
 }
 
 const Region *LifecycleAnalysis::region(uint64_t Slot) const {
@@ -216,7 +270,10 @@ void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
   case TmemOpKind::Dealloc: {
     const AbstractValue *V = tmemAddressOperand(E);
     if (V && V->isTmemAddress() && RegionIndex.count(V->Slot)) {
-      S.Regions[V->Slot] = PhaseFreed;
+      bool OtherRole = (S.phases(V->Slot) & PhaseUnallocated) &&
+                       FreedForOtherRole.count(E.Id);
+      S.Regions[V->Slot] =
+          PhaseFreed | (OtherRole ? PhaseFreedForOtherRole : 0);
       break;
     }
     // An address we could not resolve may free any live region: never
@@ -246,15 +303,31 @@ LifecycleAnalysis::incoming(unsigned Block, const std::vector<uint8_t> &Done,
   for (unsigned D : CD.divergentBranchesJoiningAt(Block)) {
     if (!Done[D])
       continue;
-    std::vector<const CtaState *> Arms;
+    // The states reaching here through one arm of D are CTA-uniform
+    // alternatives of the same threads (a nested `if (flag)`): their union
+    // is that arm's effect; the arms themselves ran for different threads.
+    std::map<std::pair<int, std::set<std::pair<unsigned, unsigned>>>, CtaState>
+        ArmStates;
     std::vector<Incoming> Rest;
+    bool Any = false;
     for (Incoming &I : Items) {
       const std::vector<unsigned> &Ctl = CD.allControllers(I.From);
-      if (I.From == D || std::binary_search(Ctl.begin(), Ctl.end(), D))
-        Arms.push_back(&I.State);
+      if (!(I.From == D || std::binary_search(Ctl.begin(), Ctl.end(), D)))
+        continue;
+      Any = true;
+      // Only states that the same threads reach (the same arms of every
+      // branch that is not CTA-uniform) are alternatives of one arm.
+      auto Key =
+          std::make_pair(armOf(D, I.From, Block), threadRoute(I.From, Block));
+      auto [It, New] = ArmStates.try_emplace(std::move(Key), I.State);
+      if (!New)
+        unionInto(It->second, I.State);
     }
-    if (Arms.empty())
+    if (!Any)
       continue;
+    std::vector<const CtaState *> Arms;
+    for (const auto &[K, S] : ArmStates)
+      Arms.push_back(&S);
     CtaState Merged = mergeArms(Out[D], Arms);
     for (Incoming &I : Items) {
       const std::vector<unsigned> &Ctl = CD.allControllers(I.From);
@@ -265,6 +338,63 @@ LifecycleAnalysis::incoming(unsigned Block, const std::vector<uint8_t> &Done,
     Items = std::move(Rest);
   }
   return Items;
+}
+
+std::set<std::pair<unsigned, unsigned>>
+LifecycleAnalysis::threadRoute(unsigned From, unsigned To) const {
+  std::set<std::pair<unsigned, unsigned>> Route;
+  auto ThreadDependent = [&](unsigned C) {
+    const Block &B = G.Blocks[C];
+    return B.Succs.size() == 2 && B.BranchUniformity &&
+           *B.BranchUniformity != Uniformity::CtaUniform;
+  };
+  const Block &Br = G.Blocks[From];
+  if (ThreadDependent(From))
+    for (unsigned K = 0; K < Br.Succs.size(); ++K)
+      if (Br.Succs[K] == To)
+        Route.insert({From, K});
+  std::set<unsigned> Seen{From};
+  std::vector<unsigned> Work{From};
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    for (auto [C, K] : CD.controllingArms(X)) {
+      if (ThreadDependent(C))
+        Route.insert({C, K});
+      if (Seen.insert(C).second)
+        Work.push_back(C);
+    }
+  }
+  return Route;
+}
+
+int LifecycleAnalysis::armOf(unsigned D, unsigned From, unsigned To) const {
+  const Block &Br = G.Blocks[D];
+  if (From == D) {
+    // The edge D -> To itself is the arm (an `if` without an else).
+    for (unsigned K = 0; K < Br.Succs.size(); ++K)
+      if (Br.Succs[K] == To && (K == 0 || Br.Succs[0] != To))
+        return K;
+    return -1 - int(From);
+  }
+  // Walk up the control dependences of From to D.
+  std::set<unsigned> Seen{From};
+  std::vector<unsigned> Work{From};
+  int Found = -1;
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    for (auto [C, K] : CD.controllingArms(X)) {
+      if (C == D) {
+        if (Found >= 0 && Found != int(K))
+          return -1 - int(From); // both arms: an arm of its own
+        Found = K;
+      } else if (Seen.insert(C).second) {
+        Work.push_back(C);
+      }
+    }
+  }
+  return Found >= 0 ? Found : -1 - int(From);
 }
 
 CtaState LifecycleAnalysis::joinInto(unsigned Block,

@@ -74,7 +74,11 @@ public:
         return;
       }
       PhaseSet Before = L.stateBefore(E).phases(R->Slot);
-      if ((Before & PhaseUnallocated) && Complete) {
+      // A dealloc in another warp role than the alloc's frees what that
+      // role allocated (in the CTA both run); whether it reads the slot
+      // after the alloc wrote it is tmem-addr-publish-race's question.
+      if ((Before & PhaseUnallocated) && Complete &&
+          !L.allocatedByAnotherRole(E)) {
         Finding F = makeKernelLevelFinding(
             G, E,
             fmt::format("tcgen05.dealloc frees '{}' on a path where it was "

@@ -54,13 +54,28 @@ constexpr unsigned MaxOperandDepth = 4;
 /// be classified as Register or Symbol. Declarations die with their scope.
 class RegisterScopes {
 public:
-  void declare(StringRef Name, bool Parametric, unsigned Count,
-               unsigned Depth) {
+  void declare(StringRef Name, bool Parametric, unsigned Count, unsigned Depth,
+               unsigned Scope) {
     if (Parametric)
       ParamCounts[Name].push_back(Count);
     else
       ++PlainCounts[Name];
-    Live.push_back({Name.str(), Parametric, Depth});
+    Live.push_back({Name.str(), Parametric, Count, Depth, Scope});
+  }
+
+  /// The depth and scope of the innermost live declaration of \p Name.
+  std::optional<std::pair<unsigned, unsigned>>
+  declaredIn(StringRef Name) const {
+    StringRef Prefix = Name.rtrim("0123456789");
+    unsigned Index = 0;
+    bool Indexed = Prefix.size() < Name.size() &&
+                   !Name.drop_front(Prefix.size()).getAsInteger(10, Index);
+    for (auto It = Live.rbegin(); It != Live.rend(); ++It)
+      if ((!It->Parametric && It->Name == Name) ||
+          (It->Parametric && Indexed && It->Name == Prefix &&
+           Index < It->Count))
+        return std::make_pair(It->Depth, It->Scope);
+    return std::nullopt;
   }
 
   /// Forgets every declaration made deeper than \p Depth.
@@ -99,7 +114,9 @@ private:
   struct Entry {
     std::string Name;
     bool Parametric;
+    unsigned Count;
     unsigned Depth;
+    unsigned Scope;
   };
   std::vector<Entry> Live;
   StringMap<unsigned> PlainCounts;
@@ -194,8 +211,20 @@ private:
   std::optional<Operand> parseOperand(unsigned OpDepth);
   std::optional<Operand> parseAddress(unsigned OpDepth);
   std::optional<Operand> parseVector(unsigned OpDepth);
+  std::string registerName(StringRef Spelling) const;
   Operand makeNumber(const Token &T, bool Negative, unsigned Begin);
 };
+
+/// A register declared in a nested `{ }` scope (every inline-asm block's
+/// `.reg .pred P1;`) is another register than one of the same name in a
+/// sibling or enclosing scope: its name gets the scope's number after '#',
+/// which no PTX identifier contains (operandDisplayName drops it).
+std::string Parser::registerName(StringRef Spelling) const {
+  const unsigned FunctionDepth = M ? 1 : 0;
+  if (auto D = Regs.declaredIn(Spelling); D && D->first > FunctionDepth)
+    return (Spelling + "#" + Twine(D->second)).str();
+  return Spelling.str();
+}
 
 void Parser::openScope() {
   if (M && Depth == 0) {
@@ -797,7 +826,7 @@ void Parser::parseRegisterDecl() {
       Parametric = true;
       R.Range.Length = prevEnd() - R.Range.Offset;
     }
-    Regs.declare(R.Name, Parametric, R.Count, Depth);
+    Regs.declare(R.Name, Parametric, R.Count, Depth, ScopeStack.back());
     Out.Registers.push_back(std::move(R));
     if (cur().isPunct(',')) {
       advance();
@@ -995,7 +1024,7 @@ std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
     return O;
   case Token::Kind::Register:
     O.K = Operand::Kind::Register;
-    O.Text = T.Spelling;
+    O.Text = registerName(T.Spelling);
     advance();
     return O;
   case Token::Kind::AsmOperand:
@@ -1007,7 +1036,8 @@ std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
   case Token::Kind::Word:
     O.K = Regs.isDeclared(T.Spelling) ? Operand::Kind::Register
                                       : Operand::Kind::Symbol;
-    O.Text = T.Spelling;
+    O.Text = O.K == Operand::Kind::Register ? registerName(T.Spelling)
+                                            : T.Spelling;
     advance();
     return O;
   case Token::Kind::Punct:
@@ -1132,7 +1162,9 @@ void Parser::parseInstruction() {
     }
     G.Predicate.K = PT.is(Token::Kind::AsmOperand) ? Operand::Kind::AsmOperand
                                                    : Operand::Kind::Register;
-    G.Predicate.Text = PT.Spelling;
+    G.Predicate.Text = G.Predicate.K == Operand::Kind::Register
+                           ? registerName(PT.Spelling)
+                           : PT.Spelling;
     G.Predicate.AsmOperandIndex = PT.AsmIndex;
     G.Predicate.Range = {PT.Offset, PT.Length};
     I.Pred = std::move(G);

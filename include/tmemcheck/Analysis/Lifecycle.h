@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ enum RegionPhase : uint8_t {
   PhaseAllocated = 1 << 2,            ///< allocated and published
   PhaseFreedUnknown = 1 << 3, ///< a dealloc of an unresolved address ran
   PhaseFreed = 1 << 4,
+  /// Set with PhaseFreed by a dealloc on a path of a warp role that never
+  /// allocated, of a region another role (a sibling arm of a warp-divergent
+  /// branch) allocates: the address it frees is the one that alloc wrote.
+  PhaseFreedForOtherRole = 1 << 5,
 };
 using PhaseSet = uint8_t;
 
@@ -99,6 +104,15 @@ public:
   /// every alloc (a dealloc nobody allocated) require it.
   bool isComplete() const { return Complete; }
 
+  /// True if \p Dealloc frees a region that an alloc in another warp role
+  /// allocates: the alloc and the dealloc sit in different arms of a branch
+  /// that is not CTA-uniform (`if (warp == 1) alloc; else ... dealloc`), so
+  /// neither is on the other's paths, yet both run in one CTA, and the
+  /// dealloc's address is the value that alloc stored in the slot.
+  bool allocatedByAnotherRole(const Event &Dealloc) const {
+    return FreedForOtherRole.count(Dealloc.Id);
+  }
+
   /// The relinquish events of the kernel.
   const std::vector<const Event *> &relinquishes() const {
     return Relinquishes;
@@ -106,6 +120,7 @@ public:
 
 private:
   void collectRegions();
+  void findOtherRoleDeallocs();
   void transfer(const Event &E, CtaState &S) const;
   /// The states flowing into \p Block, with the arms of divergent branches
   /// that end there already merged (each stands as its branch block).
@@ -116,6 +131,15 @@ private:
   std::vector<Incoming> incoming(unsigned Block,
                                  const std::vector<uint8_t> &Done,
                                  const std::vector<CtaState> &Out) const;
+  /// Which successor of the divergent branch \p D the edge \p From ->
+  /// \p To comes through (a negative value, unique per edge, when that
+  /// cannot be told).
+  int armOf(unsigned D, unsigned From, unsigned To) const;
+  /// The arms of branches that are not CTA-uniform (warp roles, lane
+  /// tests, conditions of unknown uniformity) on the way to the edge
+  /// \p From -> \p To: edges with equal routes serve the same threads.
+  std::set<std::pair<unsigned, unsigned>> threadRoute(unsigned From,
+                                                      unsigned To) const;
   CtaState joinInto(unsigned Block, const std::vector<uint8_t> &Done,
                     const std::vector<CtaState> &Out) const;
 
@@ -124,6 +148,7 @@ private:
   std::vector<Region> Regions;
   llvm::DenseMap<uint64_t, unsigned> RegionIndex;
   std::vector<const Event *> Relinquishes;
+  std::set<unsigned> FreedForOtherRole; ///< dealloc event ids
   bool UnresolvedAlloc = false;
   bool Complete = true;
   std::vector<CtaState> In, Out;

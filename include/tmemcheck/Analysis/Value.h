@@ -89,6 +89,15 @@ struct AbstractValue {
   /// buffer (`smem + 616`, `(int *)(smem_raw + 616)`) name a slot.
   std::optional<int64_t> SlotByteOffset;
   int64_t SlotElementBytes = 0;
+  /// SlotAddress (PTX): the constant part of the byte offset into
+  /// SlotArray, and whether an index of unknown value was added too
+  /// (`smem + 8 * stage + 56`: the run of mbarriers at 56). Tells apart the
+  /// pipelines whose barrier arrays are carved from one dynamic buffer.
+  std::optional<int64_t> SlotRunStart;
+  bool SlotIndexed = false;
+  /// An mbarrier operand: the run of barriers it belongs to, when the
+  /// front end could tell the runs of one variable apart (0 otherwise).
+  uint64_t BarrierRun = 0;
   /// TmemAddress: offset from the value stored in the slot, split into the
   /// lane (bits 31..16) and column (bits 15..0) fields, when known.
   std::optional<int64_t> LaneOffset;

@@ -56,6 +56,11 @@ struct Operand {
   TextRange Range;
 
   bool isLeaf() const { return K != Kind::Address && K != Kind::Vector; }
+  /// The name as the source wrote it: a register of a nested `{ }` scope
+  /// carries `#scope` in Text to tell it from others of the same name.
+  llvm::StringRef writtenName() const {
+    return llvm::StringRef(Text).split('#').first;
+  }
 };
 
 /// An instruction guard: `@p` or `@!p`.

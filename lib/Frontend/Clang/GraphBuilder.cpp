@@ -399,7 +399,18 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
     if (const Stmt *Cond = B->getTerminatorCondition()) {
       if (const auto *CondExpr = dyn_cast<Expr>(Cond)) {
         Block &Blk = G->Blocks[Cur];
-        Blk.BranchUniformity = Eval.evaluate(CondExpr, F).Uniform;
+        // `if (warp == 0 && flag)`: the block of the if tests `flag` alone
+        // (the CFG evaluated `warp == 0` in the block before, whose
+        // terminator is the `&&`), so only that operand's uniformity says
+        // whether its threads can part.
+        const Stmt *Term = B->getTerminatorStmt();
+        const Expr *Decided = CondExpr->IgnoreParens();
+        while (const auto *BO = dyn_cast<BinaryOperator>(Decided)) {
+          if (!BO->isLogicalOp() || BO == Term)
+            break;
+          Decided = BO->getRHS()->IgnoreParens();
+        }
+        Blk.BranchUniformity = Eval.evaluate(Decided, F).Uniform;
         // A helper's inline asm reading %cluster_ctarank has no known
         // uniformity; a condition made of it and uniform values alone is the
         // same in every thread of the CTA all the same.
@@ -410,7 +421,6 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
             (Id == CtaIdentityRead::Only &&
              Blk.BranchUniformity == Uniformity::Unknown);
         recordWarpArms(CondExpr, Blk, F);
-        const Stmt *Term = B->getTerminatorStmt();
         Blk.BranchIsLoop =
             Term && (isa<ForStmt>(Term) || isa<WhileStmt>(Term) ||
                      isa<DoStmt>(Term) || isa<CXXForRangeStmt>(Term));

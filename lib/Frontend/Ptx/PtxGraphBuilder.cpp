@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PtxGraphBuilder.h"
+#include "BarrierRuns.h"
 
 #include "tmemcheck/Analysis/AllocBase.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
@@ -47,7 +48,6 @@ bool keyReadsCtaId(llvm::StringRef Key) {
   }
   return false;
 }
-
 
 bool isBranch(const ptx::Instruction &I) { return I.base() == "bra"; }
 bool isReturn(const ptx::Instruction &I) {
@@ -105,7 +105,7 @@ OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
     AbstractValue A = V.operand(L).V;
     if (L.K == ptx::Operand::Kind::Register) {
       A.VariableId = Ids.variable(Instance, L.Text);
-      A.VariableName = L.Text;
+      A.VariableName = L.writtenName().str();
     }
     return A;
   };
@@ -268,6 +268,11 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
   const unsigned K = Starts.size();
   InstanceCode Code;
   Code.Instructions = Instrs;
+  // The kernel's header fixes or bounds the block shape for every function
+  // inlined into it: %tid.{x,y,z} and %ntid follow from `.reqntid`.
+  const ptx::FunctionDecl &KernelFn = M.Functions[F.Active.front()];
+  Code.Shape.Required = KernelFn.ReqNtid;
+  Code.Shape.Maximum = KernelFn.MaxNtid;
   Code.BlockOf.assign(N, 0);
   Code.BranchOf.assign(K, -1);
   for (unsigned B = 0; B < K; ++B) {
@@ -767,6 +772,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
     Graph.Entry = S->Entry;
     refineLaneSplits(Graph);
     resolveConstantAddressesFromAllocBase(Graph);
+    separateBarrierRuns(Graph, Ids);
     Graph.noteCallsWithoutBody(CallsWithoutBody);
   }
   BranchThreads.clear();

@@ -47,6 +47,7 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
          X.Constant == Y.Constant && X.Uniform == Y.Uniform &&
          X.IsWarpIndex == Y.IsWarpIndex && X.Address == Y.Address &&
          X.Slot == Y.Slot && X.SlotArray == Y.SlotArray &&
+         X.SlotRunStart == Y.SlotRunStart && X.SlotIndexed == Y.SlotIndexed &&
          X.LaneOffset == Y.LaneOffset && X.ColumnOffset == Y.ColumnOffset;
 }
 
@@ -71,6 +72,14 @@ uint64_t PtxIdentities::element(uint64_t Array, std::optional<int64_t> Offset) {
   std::string Key = "elem:" + std::to_string(Array) + ":" +
                     (Offset ? std::to_string(*Offset) : std::string("*"));
   auto [It, New] = Ids.try_emplace(Key, Next);
+  if (New)
+    ++Next;
+  return It->second;
+}
+
+uint64_t PtxIdentities::run(uint64_t Array, int64_t Start) {
+  auto [It, New] = Ids.try_emplace(
+      "run:" + std::to_string(Array) + ":" + std::to_string(Start), Next);
   if (New)
     ++Next;
   return It->second;
@@ -384,6 +393,9 @@ void joinInto(PtxValue &A, const PtxValue &B) {
     X.SlotName.clear();
     X.LaneOffset = X.ColumnOffset = std::nullopt;
   } else {
+    if (X.SlotRunStart != Y.SlotRunStart)
+      X.SlotRunStart.reset();
+    X.SlotIndexed = X.SlotIndexed || Y.SlotIndexed;
     if (X.LaneOffset != Y.LaneOffset)
       X.LaneOffset.reset();
     if (X.ColumnOffset != Y.ColumnOffset)
@@ -482,8 +494,9 @@ void warpArms(StringRef Op, int64_t C, PtxValue &P) {
 /// warps, sets its key and warp arms and \p U to WarpUniform (CtaUniform
 /// when all or none do); false when it splits a warp.
 bool classifyThreads(const ThreadSet &Truth, PtxValue &P,
-                     std::optional<Uniformity> &U) {
-  constexpr int Threads = MaxThreads, Warps = Threads / 32;
+                     std::optional<Uniformity> &U, unsigned BlockThreads) {
+  // Only the threads the block has (`.reqntid`) count.
+  const int Threads = int(BlockThreads), Warps = (Threads + 31) / 32;
   P.TrueFor = std::make_shared<const ThreadSet>(Truth);
   for (int T = 0; T < Threads; ++T)
     if (Truth[T] != Truth[T & ~31])
@@ -529,8 +542,9 @@ bool classifyThreads(const ThreadSet &Truth, PtxValue &P,
 
 /// Evaluates `a OP b` for every %tid.x of a block (at most 1024) and
 /// classifies the result (classifyThreads).
-bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A, const TidExpr &B,
-                  PtxValue &P, std::optional<Uniformity> &U) {
+bool selectsWarps(unsigned BlockThreads, StringRef Op, bool Signed,
+                  const TidExpr &A, const TidExpr &B, PtxValue &P,
+                  std::optional<Uniformity> &U) {
   enum {
     Eq,
     Ne,
@@ -579,17 +593,22 @@ bool selectsWarps(StringRef Op, bool Signed, const TidExpr &A, const TidExpr &B,
     }
     Truth.set(T, V);
   }
-  return classifyThreads(Truth, P, U);
+  return classifyThreads(Truth, P, U, BlockThreads);
 }
 
 /// A predicate known thread by thread: warp-uniform when it selects whole
 /// warps, thread-variant otherwise.
-PtxValue predicateOf(const ThreadSet &Truth) {
-  if (Truth.all() || Truth.none())
-    return constant(Truth.all() ? 1 : 0);
+PtxValue predicateOf(const ThreadSet &Truth, unsigned BlockThreads) {
+  size_t Count = 0;
+  for (unsigned T = 0; T < BlockThreads; ++T)
+    Count += Truth[T];
+  if (Count == 0 || Count == BlockThreads)
+    return constant(Count ? 1 : 0);
   PtxValue P = unknownValue();
   std::optional<Uniformity> U;
-  P.V.Uniform = classifyThreads(Truth, P, U) ? *U : Uniformity::ThreadVariant;
+  P.V.Uniform = classifyThreads(Truth, P, U, BlockThreads)
+                    ? *U
+                    : Uniformity::ThreadVariant;
   auto E = std::make_shared<TidExpr>();
   E->K = TidExpr::Kind::Table;
   auto Values = std::make_shared<ThreadTable>(MaxThreads);
@@ -661,7 +680,8 @@ void setCombinedKey(PtxValue &P, const PtxValue &A, const PtxValue &B,
 }
 
 /// `setp.CMP.type p, a, b`.
-PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
+PtxValue compare(unsigned BlockThreads, StringRef Cmp, bool Signed, PtxValue A,
+                 PtxValue B) {
   PtxValue P = unknownValue();
   P.V.Uniform = join(A.V.Uniform, B.V.Uniform);
   StringRef Op = comparisonOperator(Cmp);
@@ -686,7 +706,7 @@ PtxValue compare(StringRef Cmp, bool Signed, PtxValue A, PtxValue B) {
   // `warp == 0 || warp >= 4` as `tid.x - 128 > -97u`).
   if (A.Tid && B.Tid && !(A.V.Constant && B.V.Constant)) {
     std::optional<Uniformity> U;
-    if (selectsWarps(Op, Signed, *A.Tid, *B.Tid, P, U)) {
+    if (selectsWarps(BlockThreads, Op, Signed, *A.Tid, *B.Tid, P, U)) {
       P.V.Uniform = *U;
       return P;
     }
@@ -778,7 +798,7 @@ bool RegisterValues::refineByThread() {
       ThreadSet Truth;
       for (unsigned X = 0; X < MaxThreads; ++X)
         Truth.set(X, (*T)[X] != 0);
-      P = predicateOf(Truth);
+      P = predicateOf(Truth, blockThreads());
     } else {
       P = integerOf(*T);
     }
@@ -997,6 +1017,7 @@ PtxValue RegisterValues::symbol(StringRef Name) const {
   P.V.SlotName = It->second;
   P.V.Spelling = It->second;
   P.SlotOffset = 0;
+  P.V.SlotRunStart = 0;
   return P;
 }
 
@@ -1024,7 +1045,7 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   case ptx::Operand::Kind::Register: {
     PtxValue P = reg(O.Text);
     if (P.V.Spelling.empty())
-      P.V.Spelling = O.Text;
+      P.V.Spelling = O.writtenName().str();
     return P;
   }
   case ptx::Operand::Kind::Symbol:
@@ -1037,6 +1058,8 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
       // `[slot+4]`: the next slot of an array.
       if (P.SlotOffset)
         P.SlotOffset = *P.SlotOffset + O.AddressOffset;
+      if (P.V.SlotRunStart)
+        P.V.SlotRunStart = *P.V.SlotRunStart + O.AddressOffset;
       P.V.Slot = Ids.element(P.V.SlotArray, P.SlotOffset);
     }
     return P;
@@ -1044,6 +1067,174 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   default:
     return unknownValue();
   }
+}
+
+/// The value of a two-operand integer instruction `Base d, L, R`.
+PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
+                                const PtxValue &R, unsigned Bits, bool Signed,
+                                bool Wide) const {
+  PtxValue P = withUniformity(join(L.V.Uniform, R.V.Uniform));
+  if (L.V.Constant && R.V.Constant && !Wide && Bits && !L.V.isSlotAddress() &&
+      !R.V.isSlotAddress()) {
+    if (std::optional<int64_t> C = fold(Base, *L.V.Constant, *R.V.Constant))
+      return constant(truncate(*C, Bits, Signed));
+    return P;
+  }
+  // Identities with a constant operand, so that `tid.z * ntid.y` is 0
+  // in a block whose z extent is 1 whatever %ntid.y is, and the linear
+  // thread id CuTe DSL computes, `(tid.z * ntid.y + tid.y) * ntid.x +
+  // tid.x`, is %tid.x there.
+  if (!L.V.isSlotAddress() && !R.V.isSlotAddress() && !L.V.isTmemAddress() &&
+      !R.V.isTmemAddress() && Bits) {
+    auto Is = [](const PtxValue &V, int64_t C) {
+      return V.V.Constant && *V.V.Constant == C;
+    };
+    if ((Base == "mul" || Base == "and") && (Is(L, 0) || Is(R, 0))) {
+      return constant(0);
+    }
+    if (!Wide &&
+        ((Is(R, 0) && (Base == "add" || Base == "sub" || Base == "or" ||
+                       Base == "xor" || Base == "shl" || Base == "shr")) ||
+         (Is(R, 1) && (Base == "mul" || Base == "div")))) {
+      return L;
+    }
+    if (!Wide &&
+        ((Is(L, 0) && (Base == "add" || Base == "or" || Base == "xor")) ||
+         (Is(L, 1) && Base == "mul"))) {
+      return R;
+    }
+  }
+  // Slot addresses plus an offset: another element of the array (of
+  // an unknown one: the class of its elements).
+  if ((Base == "add" || Base == "or") &&
+      (L.V.isSlotAddress() || R.V.isSlotAddress()) &&
+      !(L.V.isSlotAddress() && R.V.isSlotAddress())) {
+    PtxValue S = L.V.isSlotAddress() ? L : R;
+    const PtxValue &C = L.V.isSlotAddress() ? R : L;
+    if (S.SlotOffset && C.V.Constant)
+      S.SlotOffset = *S.SlotOffset + *C.V.Constant;
+    else
+      S.SlotOffset.reset();
+    if (C.V.Constant && S.V.SlotRunStart && Base == "add")
+      S.V.SlotRunStart = *S.V.SlotRunStart + *C.V.Constant;
+    else if (!C.V.Constant)
+      S.V.SlotIndexed = true;
+    else
+      S.V.SlotRunStart.reset();
+    S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
+    S.V.Uniform = join(S.V.Uniform, C.V.Uniform);
+    S.Key.clear();
+    S.Tid.reset();
+    return S;
+  }
+  // TMEM address arithmetic: `base + col`, `base | (lane << 16)`.
+  if ((Base == "add" || Base == "or" || Base == "sub") &&
+      (L.V.isTmemAddress() || (R.V.isTmemAddress() && Base != "sub"))) {
+    const PtxValue &B = L.V.isTmemAddress() ? L : R;
+    const PtxValue &A = L.V.isTmemAddress() ? R : L;
+    P.V.Address = AddressKind::TmemAddress;
+    P.V.Slot = B.V.Slot;
+    P.V.SlotName = B.V.SlotName;
+    P.V.Spelling = B.V.SlotName;
+    if (A.V.Constant) {
+      int64_t C = *A.V.Constant * (Base == "sub" ? -1 : 1);
+      if (C >= 0 && !(Base == "or" &&
+                      ((B.V.ColumnOffset.value_or(1) & C & 0xFFFF) != 0))) {
+        if (B.V.LaneOffset)
+          P.V.LaneOffset = *B.V.LaneOffset + (C >> 16);
+        if (B.V.ColumnOffset)
+          P.V.ColumnOffset = *B.V.ColumnOffset + (C & 0xFFFF);
+      }
+    } else if (A.LaneOnly && Base != "sub") {
+      P.V.ColumnOffset = B.V.ColumnOffset;
+    }
+    // `base + (tid << 16)`: a uniform base moved by a lane-variant amount
+    // (or the reverse). `base | x` only when the bits cannot meet: an
+    // allocation start (lane field 0, as alloc writes it) or'ed with
+    // values in the lane field alone.
+    bool Exact = false;
+    if (Base == "or") {
+      bool AE = false;
+      auto AT = offsetsOf(A, AE);
+      bool Disjoint =
+          B.SlotRead && B.V.isAllocationStart() && AT && AE &&
+          llvm::all_of(*AT, [](int64_t X) {
+            return X >= 0 && X <= INT64_C(0xFFFFFFFF) && (X & 0xFFFF) == 0;
+          });
+      if (Disjoint)
+        setOffsets(P, combineOffsets("add", B, A, 32, Exact), false);
+    } else {
+      setOffsets(P, combineOffsets(Base, L, R, 32, Exact), false);
+      // `taddr + 32`: still one value in every thread.
+      P.SlotRead = !P.V.PerThread && uniformBase(L) && uniformBase(R);
+    }
+    return P;
+  }
+  // Functions of %tid.x: kept as expressions (selectsWarps), and the
+  // warp index of a 1-D block recognised by its values.
+  static const std::set<std::string> TidOps = {
+      "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "div", "rem"};
+  if (L.Tid && R.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
+      L.Tid->Size + R.Tid->Size < 16) {
+    auto E = std::make_shared<TidExpr>();
+    E->K = TidExpr::Kind::Binary;
+    E->Op = Base.str();
+    E->Bits = Bits;
+    E->Signed = Signed;
+    E->L = L.Tid;
+    E->R = R.Tid;
+    E->Size = L.Tid->Size + R.Tid->Size + 1;
+    bool IsWarp = true, WarpUniform = true;
+    // Over the threads the block has: `.reqntid 32, 4, 1` makes
+    // `tid.y * 32 + tid.x` the linear id for threads 0..127 only.
+    const int64_t Threads = blockThreads();
+    for (int64_t T = 0; T < Threads && (IsWarp || WarpUniform); ++T) {
+      std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
+      IsWarp = IsWarp && V && *V == T / 32;
+      WarpUniform = WarpUniform && V && V0 && *V == *V0;
+    }
+    // Operands truncated by a conversion (PerThread) are combined below.
+    if (!L.V.PerThread && !R.V.PerThread)
+      P.V.LaneVariant = laneVariant(*E);
+    P.Tid = std::move(E);
+    if (WarpUniform)
+      P.V.Uniform = join(
+          Uniformity::WarpUniform,
+          join(L.V.Uniform == Uniformity::ThreadVariant ? Uniformity::CtaUniform
+                                                        : L.V.Uniform,
+               R.V.Uniform == Uniformity::ThreadVariant ? Uniformity::CtaUniform
+                                                        : R.V.Uniform));
+    if (IsWarp) {
+      P.V.IsWarpIndex = true;
+      P.Key = "%tid.x/32";
+    }
+  }
+  if (!Wide)
+    setCombinedKey(P, L, R, [&] {
+      return ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
+    });
+  // Bits 15..0 of the result are zero: a lane-field addend.
+  if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
+    P.LaneOnly = true;
+  if (Base == "and" && ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
+                        (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
+    P.LaneOnly = true;
+  if ((Base == "and" || Base == "or" || Base == "add") && L.LaneOnly &&
+      R.LaneOnly)
+    P.LaneOnly = true;
+  if (Base == "mul" && !Wide &&
+      ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
+       (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
+    P.LaneOnly = true;
+  // Not a function of %tid.x alone, but of one plus a warp-uniform base:
+  // `(taddr + (tid << 16)) + lane`.
+  if ((!P.Tid || L.V.PerThread || R.V.PerThread) && !Wide &&
+      !P.V.isSlotAddress()) {
+    bool Exact = false;
+    if (auto T = combineOffsets(Base, L, R, Bits, Exact))
+      setOffsets(P, std::move(T), Exact);
+  }
+  return P;
 }
 
 std::vector<PtxValue>
@@ -1129,7 +1320,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     return Out;
   }
   if (Base == "setp" && Out.size() >= 1 && I.Parts.size() > 1) {
-    PtxValue P = compare(I.Parts[1], Signed, Src(FirstSrc), Src(FirstSrc + 1));
+    PtxValue P = compare(blockThreads(), I.Parts[1], Signed, Src(FirstSrc),
+                         Src(FirstSrc + 1));
     bool BoolOp = I.hasPart("and") || I.hasPart("or") || I.hasPart("xor");
     if (BoolOp) {
       PtxValue C = Src(FirstSrc + 2);
@@ -1155,6 +1347,20 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     for (size_t D = 0; D < Dests.size(); ++D)
       Out[D] = Dests[D] == &I.Operands[0] ? Lane : Elected;
     return Out;
+  }
+  // `mapa.shared::cluster d, a, rank`: the same variable in the CTA of that
+  // rank. The code of every CTA is the same, so the barrier (or slot) it
+  // names has the identity of `a`: a consumer release to the peer's copy
+  // of `empty[stage]` is a release on that pipeline's barrier.
+  if (Base == "mapa" && Out.size() == 1 && I.Operands.size() == 3) {
+    PtxValue A = Src(1), Rank = Src(2);
+    if (A.V.isSlotAddress()) {
+      A.V.Uniform = join(A.V.Uniform, Rank.V.Uniform);
+      A.Key.clear();
+      A.Tid.reset();
+      Out[0] = A;
+      return Out;
+    }
   }
   if (Base == "shfl" && Out.size() >= 1) {
     PtxValue V = Src(FirstSrc), Lane = Src(FirstSrc + 1);
@@ -1195,7 +1401,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   if (I.hasPart("pred") && Out.size() == 1) {
     PtxValue A = Src(1), B = Src(2);
     if (Base == "not" && A.TrueFor) {
-      Out[0] = predicateOf(~*A.TrueFor);
+      Out[0] = predicateOf(~*A.TrueFor, blockThreads());
       return Out;
     }
     if ((Base == "and" || Base == "or" || Base == "xor") && A.TrueFor &&
@@ -1203,7 +1409,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
       const ThreadSet &X = *A.TrueFor, &Y = *B.TrueFor;
       Out[0] = predicateOf(Base == "and"  ? X & Y
                            : Base == "or" ? X | Y
-                                          : X ^ Y);
+                                          : X ^ Y,
+                           blockThreads());
       return Out;
     }
   }
@@ -1249,169 +1456,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
                                                "shr", "and", "or",  "xor",
                                                "div", "rem", "min", "max"};
   if (Binary.count(Base.str()) && Out.size() == 1 && I.Operands.size() == 3) {
-    PtxValue L = Src(1), R = Src(2);
-    PtxValue P = withUniformity(join(L.V.Uniform, R.V.Uniform));
     bool Wide = I.hasPart("wide") || I.hasPart("hi");
-    if (L.V.Constant && R.V.Constant && !Wide && Bits && !L.V.isSlotAddress() &&
-        !R.V.isSlotAddress()) {
-      if (std::optional<int64_t> C = fold(Base, *L.V.Constant, *R.V.Constant))
-        Out[0] = constant(truncate(*C, Bits, Signed));
-      else
-        Out[0] = P;
-      return Out;
-    }
-    // Identities with a constant operand, so that `tid.z * ntid.y` is 0
-    // in a block whose z extent is 1 whatever %ntid.y is, and the linear
-    // thread id CuTe DSL computes, `(tid.z * ntid.y + tid.y) * ntid.x +
-    // tid.x`, is %tid.x there.
-    if (!L.V.isSlotAddress() && !R.V.isSlotAddress() && !L.V.isTmemAddress() &&
-        !R.V.isTmemAddress() && Bits) {
-      auto Is = [](const PtxValue &V, int64_t C) {
-        return V.V.Constant && *V.V.Constant == C;
-      };
-      if ((Base == "mul" || Base == "and") && (Is(L, 0) || Is(R, 0))) {
-        Out[0] = constant(0);
-        return Out;
-      }
-      if (!Wide &&
-          ((Is(R, 0) && (Base == "add" || Base == "sub" || Base == "or" ||
-                         Base == "xor" || Base == "shl" || Base == "shr")) ||
-           (Is(R, 1) && (Base == "mul" || Base == "div")))) {
-        Out[0] = L;
-        return Out;
-      }
-      if (!Wide &&
-          ((Is(L, 0) && (Base == "add" || Base == "or" || Base == "xor")) ||
-           (Is(L, 1) && Base == "mul"))) {
-        Out[0] = R;
-        return Out;
-      }
-    }
-    // Slot addresses plus an offset: another element of the array (of
-    // an unknown one: the class of its elements).
-    if ((Base == "add" || Base == "or") &&
-        (L.V.isSlotAddress() || R.V.isSlotAddress()) &&
-        !(L.V.isSlotAddress() && R.V.isSlotAddress())) {
-      PtxValue S = L.V.isSlotAddress() ? L : R;
-      const PtxValue &C = L.V.isSlotAddress() ? R : L;
-      if (S.SlotOffset && C.V.Constant)
-        S.SlotOffset = *S.SlotOffset + *C.V.Constant;
-      else
-        S.SlotOffset.reset();
-      S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
-      S.V.Uniform = join(S.V.Uniform, C.V.Uniform);
-      S.Key.clear();
-      S.Tid.reset();
-      Out[0] = S;
-      return Out;
-    }
-    // TMEM address arithmetic: `base + col`, `base | (lane << 16)`.
-    if ((Base == "add" || Base == "or" || Base == "sub") &&
-        (L.V.isTmemAddress() || (R.V.isTmemAddress() && Base != "sub"))) {
-      const PtxValue &B = L.V.isTmemAddress() ? L : R;
-      const PtxValue &A = L.V.isTmemAddress() ? R : L;
-      P.V.Address = AddressKind::TmemAddress;
-      P.V.Slot = B.V.Slot;
-      P.V.SlotName = B.V.SlotName;
-      P.V.Spelling = B.V.SlotName;
-      if (A.V.Constant) {
-        int64_t C = *A.V.Constant * (Base == "sub" ? -1 : 1);
-        if (C >= 0 && !(Base == "or" &&
-                        ((B.V.ColumnOffset.value_or(1) & C & 0xFFFF) != 0))) {
-          if (B.V.LaneOffset)
-            P.V.LaneOffset = *B.V.LaneOffset + (C >> 16);
-          if (B.V.ColumnOffset)
-            P.V.ColumnOffset = *B.V.ColumnOffset + (C & 0xFFFF);
-        }
-      } else if (A.LaneOnly && Base != "sub") {
-        P.V.ColumnOffset = B.V.ColumnOffset;
-      }
-      // `base + (tid << 16)`: a uniform base moved by a lane-variant amount
-      // (or the reverse). `base | x` only when the bits cannot meet: an
-      // allocation start (lane field 0, as alloc writes it) or'ed with
-      // values in the lane field alone.
-      bool Exact = false;
-      if (Base == "or") {
-        bool AE = false;
-        auto AT = offsetsOf(A, AE);
-        bool Disjoint =
-            B.SlotRead && B.V.isAllocationStart() && AT && AE &&
-            llvm::all_of(*AT, [](int64_t X) {
-              return X >= 0 && X <= INT64_C(0xFFFFFFFF) && (X & 0xFFFF) == 0;
-            });
-        if (Disjoint)
-          setOffsets(P, combineOffsets("add", B, A, 32, Exact), false);
-      } else {
-        setOffsets(P, combineOffsets(Base, L, R, 32, Exact), false);
-        // `taddr + 32`: still one value in every thread.
-        P.SlotRead = !P.V.PerThread && uniformBase(L) && uniformBase(R);
-      }
-      Out[0] = P;
-      return Out;
-    }
-    // Functions of %tid.x: kept as expressions (selectsWarps), and the
-    // warp index of a 1-D block recognised by its values.
-    static const std::set<std::string> TidOps = {
-        "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "div", "rem"};
-    if (L.Tid && R.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
-        L.Tid->Size + R.Tid->Size < 16) {
-      auto E = std::make_shared<TidExpr>();
-      E->K = TidExpr::Kind::Binary;
-      E->Op = Base.str();
-      E->Bits = Bits;
-      E->Signed = Signed;
-      E->L = L.Tid;
-      E->R = R.Tid;
-      E->Size = L.Tid->Size + R.Tid->Size + 1;
-      bool IsWarp = true, WarpUniform = true;
-      for (int64_t T = 0; T < 1024 && (IsWarp || WarpUniform); ++T) {
-        std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
-        IsWarp = IsWarp && V && *V == T / 32;
-        WarpUniform = WarpUniform && V && V0 && *V == *V0;
-      }
-      // Operands truncated by a conversion (PerThread) are combined below.
-      if (!L.V.PerThread && !R.V.PerThread)
-        P.V.LaneVariant = laneVariant(*E);
-      P.Tid = std::move(E);
-      if (WarpUniform)
-        P.V.Uniform = join(Uniformity::WarpUniform,
-                           join(L.V.Uniform == Uniformity::ThreadVariant
-                                    ? Uniformity::CtaUniform
-                                    : L.V.Uniform,
-                                R.V.Uniform == Uniformity::ThreadVariant
-                                    ? Uniformity::CtaUniform
-                                    : R.V.Uniform));
-      if (IsWarp) {
-        P.V.IsWarpIndex = true;
-        P.Key = "%tid.x/32";
-      }
-    }
-    if (!Wide)
-      setCombinedKey(P, L, R, [&] {
-        return ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
-      });
-    // Bits 15..0 of the result are zero: a lane-field addend.
-    if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
-      P.LaneOnly = true;
-    if (Base == "and" && ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
-                          (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
-      P.LaneOnly = true;
-    if ((Base == "and" || Base == "or" || Base == "add") && L.LaneOnly &&
-        R.LaneOnly)
-      P.LaneOnly = true;
-    if (Base == "mul" && !Wide &&
-        ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
-         (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
-      P.LaneOnly = true;
-    // Not a function of %tid.x alone, but of one plus a warp-uniform base:
-    // `(taddr + (tid << 16)) + lane`.
-    if ((!P.Tid || L.V.PerThread || R.V.PerThread) && !Wide &&
-        !P.V.isSlotAddress()) {
-      bool Exact = false;
-      if (auto T = combineOffsets(Base, L, R, Bits, Exact))
-        setOffsets(P, std::move(T), Exact);
-    }
-    Out[0] = P;
+    Out[0] = binary(Base, Src(1), Src(2), Bits, Signed, Wide);
     return Out;
   }
   // Anything else: unknown, as uniform as its sources when it only
@@ -1426,6 +1472,17 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   if (Base == "mad" && I.hasPart("lo") && Out.size() == 1 &&
       I.Operands.size() == 4 && (Bits == 32 || Bits == 64)) {
     PtxValue A = Src(1), B = Src(2), C = Src(3);
+    // Thread-id arithmetic, as CuTe DSL linearises the thread index:
+    // `mad.lo d, ntid.y, tid.z, tid.y` is (a * b) + c, evaluated as the two
+    // instructions it stands for.
+    auto Plain = [](const PtxValue &V) {
+      return V.Tid && V.V.Address == AddressKind::None;
+    };
+    if (Plain(A) && Plain(B) && Plain(C)) {
+      Out[0] = binary("add", binary("mul", A, B, Bits, Signed, false), C, Bits,
+                      Signed, false);
+      return Out;
+    }
     PtxValue Product = withUniformity(join(A.V.Uniform, B.V.Uniform));
     bool Exact = false;
     if (auto T = combineOffsets("mul", A, B, Bits, Exact)) {
@@ -1465,6 +1522,8 @@ PtxValue widened(const PtxValue &Old, const PtxValue &New, PtxIdentities &Ids) {
     W.V.Address = J.V.Address;
     W.V.Slot = J.V.Slot;
     W.V.SlotArray = J.V.SlotArray;
+    W.V.SlotRunStart = J.V.SlotRunStart;
+    W.V.SlotIndexed = true;
     W.V.SlotName = J.V.SlotName;
     W.V.Spelling = J.V.SlotName;
     // An element of the array at an offset that changed: the class of its

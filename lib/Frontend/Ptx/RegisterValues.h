@@ -34,6 +34,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <functional>
@@ -138,6 +139,9 @@ public:
   /// an unknown offset (nullopt) is the class of all its elements, as
   /// `&full_bar[stage]` names one mbarrier of a pipeline.
   uint64_t element(uint64_t Array, std::optional<int64_t> Offset);
+  /// The run of mbarriers at byte \p Start of the variable \p Array
+  /// (BarrierRuns.h).
+  uint64_t run(uint64_t Array, int64_t Start);
   /// A register of one instance (for tcgen05.ld destinations).
   uint64_t variable(unsigned Instance, llvm::StringRef Reg);
 
@@ -185,6 +189,18 @@ private:
   bool refineByThread();
   /// The values \p I gives its destinations, from the current state.
   std::vector<PtxValue> evaluate(const ptx::Instruction &I) const;
+  /// The threads of the block: the `.reqntid` product, else MaxThreads.
+  unsigned blockThreads() const {
+    if (const auto &Req = Code.Shape.Required) {
+      unsigned N = std::max(1u, (*Req)[0]) * std::max(1u, (*Req)[1]) *
+                   std::max(1u, (*Req)[2]);
+      return std::min(N, MaxThreads);
+    }
+    return MaxThreads;
+  }
+  /// The value of `Base d, L, R` for the integer operations.
+  PtxValue binary(llvm::StringRef Base, const PtxValue &L, const PtxValue &R,
+                  unsigned Bits, bool Signed, bool Wide) const;
   PtxValue special(llvm::StringRef Name) const;
   PtxValue symbol(llvm::StringRef Name) const;
 

@@ -1,0 +1,43 @@
+//===- BarrierRuns.cpp - mbarrier arrays carved from one buffer -----------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BarrierRuns.h"
+
+#include <set>
+
+namespace tmemcheck {
+
+namespace {
+
+/// The mbarrier operand of an event: a sync event's, or a commit's.
+AbstractValue *barrierOperand(Event &E) {
+  int Index = -1;
+  if (E.K == Event::Kind::Sync && E.Sync)
+    Index = E.Sync->MbarOperand;
+  else if (E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == TmemOpKind::Commit)
+    Index = E.Op->MbarOperand;
+  if (Index < 0 || size_t(Index) >= E.Operands.size())
+    return nullptr;
+  AbstractValue &V = E.Operands[Index].Value;
+  return V.isSlotAddress() && V.SlotArray ? &V : nullptr;
+}
+
+} // namespace
+
+void separateBarrierRuns(KernelGraph &G, PtxIdentities &Ids) {
+  // Variables some barrier operand reaches at an unknown constant part.
+  std::set<uint64_t> Flat;
+  for (Block &B : G.Blocks)
+    for (Event &E : B.Events)
+      if (const AbstractValue *V = barrierOperand(E); V && !V->SlotRunStart)
+        Flat.insert(V->SlotArray);
+  for (Block &B : G.Blocks)
+    for (Event &E : B.Events)
+      if (AbstractValue *V = barrierOperand(E); V && !Flat.count(V->SlotArray))
+        V->BarrierRun = Ids.run(V->SlotArray, *V->SlotRunStart);
+}
+
+} // namespace tmemcheck
