@@ -235,18 +235,23 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // only to threads that wait on M and then overwrite (for pending loads)
   // or access (for pending stores) those columns. A shared-memory stage's
   // "empty" barrier, waited on only by a TMA producer, releases nothing.
+  // Each use is kept with the block of the wait it follows.
+  struct Use {
+    std::optional<TmemRange> Range;
+    unsigned WaitBlock;
+  };
   struct HandOff {
-    std::vector<std::optional<TmemRange>> Writes, Accesses;
+    std::vector<Use> Writes, Accesses;
   };
   std::map<uint64_t, HandOff> HandOffs;
+  std::map<unsigned, std::vector<uint8_t>> ReachCache;
+  auto Reach = [&](unsigned B) -> const std::vector<uint8_t> & {
+    auto It = ReachCache.find(B);
+    if (It == ReachCache.end())
+      It = ReachCache.emplace(B, G.reachableFrom(B)).first;
+    return It->second;
+  };
   {
-    std::map<unsigned, std::vector<uint8_t>> ReachCache;
-    auto Reach = [&](unsigned B) -> const std::vector<uint8_t> & {
-      auto It = ReachCache.find(B);
-      if (It == ReachCache.end())
-        It = ReachCache.emplace(B, G.reachableFrom(B)).first;
-      return It->second;
-    };
     std::vector<const Event *> Accesses;
     // A dealloc is not a reuse: the columns' release to it is the
     // dealloc's ordering (tmem-dealloc-race, and the Freed hazards here).
@@ -273,12 +278,12 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         std::optional<TmemRange> Range = accessRange(*X);
         bool Writes = X->Op->Kind != TmemOpKind::Load;
         if (Writes)
-          H.Writes.push_back(Range);
-        H.Accesses.push_back(Range);
+          H.Writes.push_back({Range, WB});
+        H.Accesses.push_back({Range, WB});
         // A read of the columns by the mma (A, scale factors) is an access.
         if (X->Op->Kind == TmemOpKind::Mma)
           for (const TmemRange &In : mmaTmemInputs(*X))
-            H.Accesses.push_back(In);
+            H.Accesses.push_back({In, WB});
       }
     });
   }
@@ -295,15 +300,26 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     if (It == HandOffs.end())
       return true; // no wait on it is seen: its consumers are unknown
     std::optional<TmemRange> OpRange = accessRange(Op);
+    const unsigned EB = BlockOf[E.Id];
     for (uint64_t Key : {Id, uint64_t(0)}) {
       auto H = HandOffs.find(Key);
       if (H == HandOffs.end())
         continue;
       const auto &Uses =
           isTmem(Op, TmemOpKind::Load) ? H->second.Writes : H->second.Accesses;
-      for (const std::optional<TmemRange> &U : Uses)
-        if (!U || !OpRange || mayOverlap(*U, *OpRange))
+      for (const Use &U : Uses) {
+        // A wait that only ever comes before the arrive (it reaches the
+        // arrive, the arrive does not reach it: no loop around both) is
+        // an earlier use of the barrier (CuTe's tutorials wait on one TMA
+        // barrier in the mainloop and again in the epilogue): the arrive
+        // does not release anything to it. Waits in other roles (neither
+        // reaches the other) and in loops still count.
+        if (U.WaitBlock != EB && Reach(U.WaitBlock)[EB] &&
+            !Reach(EB)[U.WaitBlock])
+          continue;
+        if (!U.Range || !OpRange || mayOverlap(*U.Range, *OpRange))
           return true;
+      }
     }
     return false;
   };
