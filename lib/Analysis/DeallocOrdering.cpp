@@ -54,7 +54,51 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
   const std::vector<const Event *> &ById = Index.ById;
   const std::vector<unsigned> &BlockOf = Index.BlockOf;
 
+  // A commit with .multicast::cluster arrives on the mbarrier of every CTA
+  // of the mask once the mma ops before it (in its thread) completed, in
+  // both CTAs of a pair. A thread that waits on that mbarrier has those mma
+  // ops ordered before it across the pair too (learn-cuda matmul_v5: CTA 0
+  // commits to both CTAs' barriers, each CTA waits, then frees).
+  std::map<uint64_t, std::set<unsigned>> MulticastCovers;
+  {
+    std::vector<const Event *> Mmas;
+    G.forEachEvent([&](const Event &E) {
+      if (E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == TmemOpKind::Mma)
+        Mmas.push_back(&E);
+    });
+    std::map<unsigned, std::vector<uint8_t>> Reach;
+    G.forEachEvent([&](const Event &C) {
+      if (C.K != Event::Kind::Tmem || !C.Op ||
+          C.Op->Kind != TmemOpKind::Commit || !C.Op->CommitMulticast ||
+          C.Op->MbarOperand < 0 ||
+          size_t(C.Op->MbarOperand) >= C.Operands.size())
+        return;
+      uint64_t M = mbarrierIdentity(C.Operands[C.Op->MbarOperand].Value);
+      if (!M)
+        return;
+      for (const Event *X : Mmas) {
+        unsigned XB = BlockOf[X->Id], CB = BlockOf[C.Id];
+        auto It = Reach.find(XB);
+        if (It == Reach.end())
+          It = Reach.emplace(XB, G.reachableFrom(XB)).first;
+        bool Before =
+            (XB == CB && X->Id < C.Id) || (XB != CB && It->second[CB]);
+        if (Before && Threads.compatible(XB, CB))
+          MulticastCovers[M].insert(X->Id);
+      }
+    });
+  }
+
   auto Transfer = [&](const Event &E, Unordered &S) {
+    if (!MulticastCovers.empty() && E.K == Event::Kind::Sync && E.Sync &&
+        E.Sync->Kind == SyncOpKind::MbarrierWait && E.Sync->MbarOperand >= 0 &&
+        size_t(E.Sync->MbarOperand) < E.Operands.size())
+      if (auto It = MulticastCovers.find(
+              mbarrierIdentity(E.Operands[E.Sync->MbarOperand].Value));
+          It != MulticastCovers.end())
+        for (auto &[Slot, Ids] : S.Cluster)
+          for (unsigned Id : It->second)
+            Ids.erase(Id);
     if (isPartialBarrier(E)) {
       for (const auto &[Slot, Ids] : S.Cta)
         for (unsigned Id : Ids)

@@ -275,3 +275,75 @@ __global__ void committed_mma_then_barrier(uint64_t adesc, uint64_t bdesc,
   if (warp_idx == 1)
     tmem_dealloc(tmem_base, 64);
 }
+
+// cta_group::2, learn-cuda matmul_v5's shape: CTA 0's elected thread
+// issues the pair mma and commits with .multicast::cluster to the
+// `mainloop` barrier of both CTAs; every thread of each CTA waits on its own
+// copy, then __syncthreads and the pair dealloc. The wait orders the peer's
+// mma across the pair (the arrive comes once it completed), so no cluster
+// barrier is needed for it.
+__device__ __forceinline__ void mma_pair_and_multicast(uint32_t d_tmem,
+                                                       uint64_t adesc,
+                                                       uint64_t bdesc,
+                                                       uint64_t *bar) {
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, 0, 0; "
+               "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, p; }"
+               :: "r"(d_tmem), "l"(adesc), "l"(bdesc), "r"(0x8200490u)
+               : "memory");
+  asm volatile("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::"
+               "cluster.multicast::cluster.b64 [%0], %1;"
+               :: "r"(smem_addr(bar)), "h"((uint16_t)3) : "memory");
+}
+
+__global__ void __cluster_dims__(2, 1, 1)
+    pair_mma_ordered_by_multicast_commit(uint64_t adesc, uint64_t bdesc) {
+  __shared__ alignas(8) uint64_t mainloop;
+  __shared__ uint32_t tmem_slot;
+  const uint32_t warp_idx = threadIdx.x / 32;
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  if (threadIdx.x == 0)
+    mbar_init(&mainloop, 1);
+  if (warp_idx == 0)
+    tmem_alloc_pair(&tmem_slot, 64);
+  cluster_sync();
+  const uint32_t tmem_base = tmem_slot;
+  if (rank == 0 && warp_idx == 1 && elect_one())
+    mma_pair_and_multicast(tmem_base, adesc, bdesc, &mainloop);
+  __syncthreads();
+  mbar_wait(&mainloop, 0);
+  fence_after();
+  __syncthreads();
+  if (warp_idx == 0)
+    asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, 64;"
+                 :: "r"(tmem_base) : "memory");
+}
+
+// The same, but only CTA 0 waits: CTA 1 may free while the pair mma still
+// writes its columns.
+__global__ void __cluster_dims__(2, 1, 1)
+    pair_mma_waited_by_one_cta(uint64_t adesc, uint64_t bdesc) {
+  __shared__ alignas(8) uint64_t mainloop;
+  __shared__ uint32_t tmem_slot;
+  const uint32_t warp_idx = threadIdx.x / 32;
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  if (threadIdx.x == 0)
+    mbar_init(&mainloop, 1);
+  if (warp_idx == 0)
+    tmem_alloc_pair(&tmem_slot, 64);
+  cluster_sync();
+  const uint32_t tmem_base = tmem_slot;
+  if (rank == 0 && warp_idx == 1 && elect_one())
+    mma_pair_and_multicast(tmem_base, adesc, bdesc, &mainloop);
+  __syncthreads();
+  if (rank == 0)
+    mbar_wait(&mainloop, 0);
+  fence_after();
+  __syncthreads();
+  if (warp_idx == 0)
+    // CHECK: dealloc-race.cu:[[@LINE+2]]:19: error: tcgen05.dealloc.cta_group::2 of 'tmem_slot' is not ordered after the peer CTA's tcgen05.mma: synchronise the pair with a cluster barrier first (rule A9) [tmem-dealloc-race]
+    // CHECK-NEXT: dealloc-race.cu:{{[0-9]+}}:5: note: tcgen05.mma accesses the region here
+    asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, 64;"
+                 :: "r"(tmem_base) : "memory");
+}
