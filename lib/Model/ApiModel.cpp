@@ -10,6 +10,7 @@
 
 #include "tmemcheck/Model/Footprint.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -245,7 +246,18 @@ std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
                                        unsigned NumArgs) {
   llvm::StringRef Name = QualifiedName;
   Name.consume_front("::");
-  if (!Name.consume_front("cute::SM100_"))
+  if (!Name.consume_front("cute::"))
+    return std::nullopt;
+  // CUTLASS 4 declares the TMEM atoms in cute::SM100::TMEM::{LOAD, STORE,
+  // LOAD_STAT, UTCCP} and brings them into cute with using-declarations:
+  // the struct name is the same.
+  if (Name.consume_front("SM100::TMEM::")) {
+    auto [Space, Rest] = Name.split("::");
+    if (!llvm::is_contained({"LOAD", "STORE", "LOAD_STAT", "UTCCP"}, Space))
+      return std::nullopt;
+    Name = Rest;
+  }
+  if (!Name.consume_front("SM100_"))
     return std::nullopt;
   if (Name.consume_back("::copy")) {
     if (Name.consume_front("TMEM_"))

@@ -64,8 +64,10 @@ std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,
 /// result is the PTX the call stands for, `%N` being call argument N
 /// (\p NumArgs of them), as a user API model would write it; the MMA's
 /// instruction descriptor (the upper half of a 64-bit argument) is left
-/// unknown. std::nullopt if \p QualifiedName (template arguments removed)
-/// is not such an atom.
+/// unknown. CUTLASS 4's namespaced spelling of the TMEM atoms
+/// (`cute::SM100::TMEM::LOAD::SM100_TMEM_LOAD_…`, `…::STORE::`,
+/// `…::LOAD_STAT::`, `…::UTCCP::`) is accepted too. std::nullopt if
+/// \p QualifiedName (template arguments removed) is not such an atom.
 std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
                                        unsigned NumArgs);
 

@@ -109,7 +109,7 @@ private:
         withoutTemplateArguments(Callee->getQualifiedNameAsString());
     llvm::StringRef N(Name);
     return findApiModel(N) || cutlassNamedBarrierMnemonic(N) ||
-           N.starts_with("cute::SM100_") || N.starts_with("tl::tcgen05_ld_");
+           N.starts_with("cute::SM100") || N.starts_with("tl::tcgen05_ld_");
   }
   llvm::DenseMap<const FunctionDecl *, bool> Memo;
 };
@@ -884,7 +884,7 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
 const UserApiModelTable::Entry *
 GraphBuilder::cuteAtomModel(const FunctionDecl *Callee, unsigned NumArgs) {
   std::string Name = withoutTemplateArguments(qualifiedName(Callee));
-  if (!llvm::StringRef(Name).starts_with("cute::SM100_"))
+  if (!llvm::StringRef(Name).starts_with("cute::SM100")) // SM100::TMEM:: too
     return nullptr;
   std::string Key = Name + "/" + std::to_string(NumArgs);
   auto [It, New] = AtomModels.try_emplace(Key);
