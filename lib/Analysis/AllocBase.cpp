@@ -46,8 +46,50 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
   });
   if (!Provable || !AnyAlloc || !SlotOf)
     return;
+  // Accesses: a constant, or a per-thread value whose column field is the
+  // same in every thread (only the lane field varies).
+  auto Resolve = [&](OperandValue &O) {
+    AbstractValue &V = O.Value;
+    if (V.Address != AddressKind::None)
+      return;
+    std::optional<int64_t> Column, Lane;
+    bool Known = false;
+    if (V.Constant && *V.Constant >= 0 && *V.Constant <= INT64_C(0xFFFFFFFF)) {
+      int64_t C = *V.Constant + O.AddressOffset;
+      Column = C & 0xFFFF;
+      Lane = C >> 16;
+      Known = true;
+    } else if (V.PerThread && V.PerThreadExact && !V.PerThread->empty()) {
+      Known = true;
+      for (int64_t X : *V.PerThread) {
+        int64_t C = (X + O.AddressOffset) & INT64_C(0xFFFFFFFF);
+        if (Column && *Column != (C & 0xFFFF))
+          Known = false;
+        Column = C & 0xFFFF;
+      }
+    }
+    if (!Known || !Column)
+      return;
+    V.Address = AddressKind::TmemAddress;
+    V.Slot = SlotOf->Slot;
+    V.SlotArray = 0;
+    V.SlotName = SlotOf->SlotName;
+    V.LaneOffset = Lane;
+    V.ColumnOffset = Column;
+    V.Constant.reset();
+    O.AddressOffset = 0;
+  };
   for (Block &B : G.Blocks)
     for (Event &E : B.Events) {
+      if (E.K == Event::Kind::Tmem && E.Op &&
+          (E.Op->Kind == TmemOpKind::Load || E.Op->Kind == TmemOpKind::Store ||
+           E.Op->Kind == TmemOpKind::Copy || E.Op->Kind == TmemOpKind::Shift ||
+           E.Op->Kind == TmemOpKind::Mma)) {
+        int Index = E.Op->TmemAddrOperand;
+        if (Index >= 0 && size_t(Index) < E.Operands.size())
+          Resolve(E.Operands[Index]);
+        continue;
+      }
       if (!isTmem(E, TmemOpKind::Dealloc))
         continue;
       int Index = E.Op->TmemAddrOperand;

@@ -314,8 +314,12 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         // barrier in the mainloop and again in the epilogue): the arrive
         // does not release anything to it. Waits in other roles (neither
         // reaches the other) and in loops still count.
+        // The wait must be one the arriving thread can itself have made:
+        // a role that runs before the epilogue's code in the text (`if
+        // (warp == 4) {mma loop} if (warp < 4) {epilogue}`) reaches the
+        // arrive in the CFG, but its threads never arrive.
         if (U.WaitBlock != EB && Reach(U.WaitBlock)[EB] &&
-            !Reach(EB)[U.WaitBlock])
+            !Reach(EB)[U.WaitBlock] && Threads.compatible(U.WaitBlock, EB))
           continue;
         if (!U.Range || !OpRange || mayOverlap(*U.Range, *OpRange))
           return true;

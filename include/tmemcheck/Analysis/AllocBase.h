@@ -20,10 +20,13 @@
 
 namespace tmemcheck {
 
-/// Rewrites the constant address operands of tcgen05.dealloc into TMEM
+/// Rewrites the constant address operands of tcgen05.dealloc, and the
+/// TMEM address operands of ld/st/cp/shift/mma that are constants (or have
+/// per-thread values with one column for every thread), into TMEM
 /// addresses of the kernel's only region when that region's base is
 /// provably lane 0, column 0 (every alloc of it takes all 512 columns, and
-/// no other alloc exists). Leaves the graph alone otherwise.
+/// no other alloc exists): CuTe DSL writes such addresses with no base.
+/// Leaves the graph alone otherwise.
 void resolveConstantAddressesFromAllocBase(KernelGraph &G);
 
 } // namespace tmemcheck
