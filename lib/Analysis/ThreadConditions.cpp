@@ -141,7 +141,12 @@ const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
 }
 
 bool ThreadConditions::compatible(unsigned A, unsigned B) {
-  return compatible(of(A), of(B));
+  auto Key = std::make_pair(std::min(A, B), std::max(A, B));
+  if (auto It = PairCache.find(Key); It != PairCache.end())
+    return It->second;
+  bool R = compatible(of(A), of(B));
+  PairCache[Key] = R;
+  return R;
 }
 
 bool ThreadConditions::compatibleWith(

@@ -15,6 +15,8 @@
 #include "tmemcheck/Analysis/ControlDependence.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <optional>
 #include <set>
 #include <string>
@@ -67,6 +69,9 @@ private:
   const KernelGraph &G;
   const ControlDependence &CD;
   std::vector<Conditions> Cache;
+  /// compatible(A, B) by (min, max) block pair: the analyses ask it for
+  /// every pair of events they relate, and each answer parses the keys.
+  llvm::DenseMap<std::pair<unsigned, unsigned>, bool> PairCache;
   std::vector<uint8_t> Done;
   std::vector<uint8_t> InProgress;
   std::vector<Conditions> AnyRouteCache;
