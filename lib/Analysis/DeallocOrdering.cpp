@@ -20,12 +20,17 @@ namespace {
 /// and (for the peer CTA of a pair) by a cluster barrier.
 struct Unordered {
   std::map<uint64_t, std::set<unsigned>> Cta, Cluster;
+  /// Per mbarrier: accesses already ordered in this CTA when this thread
+  /// arrived on the peer CTA's copy of that mbarrier (through mapa). A
+  /// later wait on this CTA's copy completes the pair handshake CuTe DSL
+  /// writes before a cta_group::2 dealloc: the peer ran the same code.
+  std::map<uint64_t, std::set<unsigned>> Published;
   /// Named barriers (`bar.sync id, count`) seen after each access: they
   /// order it only for the threads that take part in them.
   std::map<unsigned, std::set<unsigned>> PartialAfter;
   friend bool operator==(const Unordered &A, const Unordered &B) {
     return A.Cta == B.Cta && A.Cluster == B.Cluster &&
-           A.PartialAfter == B.PartialAfter;
+           A.PartialAfter == B.PartialAfter && A.Published == B.Published;
   }
 };
 
@@ -89,7 +94,32 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
     });
   }
 
+  auto BarrierOf = [](const Event &E) -> const AbstractValue * {
+    if (E.K != Event::Kind::Sync || !E.Sync || E.Sync->MbarOperand < 0 ||
+        size_t(E.Sync->MbarOperand) >= E.Operands.size())
+      return nullptr;
+    return &E.Operands[E.Sync->MbarOperand].Value;
+  };
   auto Transfer = [&](const Event &E, Unordered &S) {
+    if (const AbstractValue *M = BarrierOf(E)) {
+      uint64_t Id = mbarrierIdentity(*M);
+      if (Id && E.Sync->Kind == SyncOpKind::MbarrierArrive &&
+          M->ClusterMapped) {
+        std::set<unsigned> &P = S.Published[Id];
+        for (const auto &[Slot, Ids] : S.Cluster) {
+          auto Local = S.Cta.find(Slot);
+          for (unsigned X : Ids)
+            if (Local == S.Cta.end() || !Local->second.count(X))
+              P.insert(X);
+        }
+      } else if (Id && E.Sync->Kind == SyncOpKind::MbarrierWait &&
+                 !M->ClusterMapped) {
+        if (auto P = S.Published.find(Id); P != S.Published.end())
+          for (auto &[Slot, Ids] : S.Cluster)
+            for (unsigned X : P->second)
+              Ids.erase(X);
+      }
+    }
     if (!MulticastCovers.empty() && E.K == Event::Kind::Sync && E.Sync &&
         E.Sync->Kind == SyncOpKind::MbarrierWait && E.Sync->MbarOperand >= 0 &&
         size_t(E.Sync->MbarOperand) < E.Operands.size())
@@ -128,6 +158,7 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
           if (Reached[P]) {
             unionInto(S.Cta, Outs[P].Cta);
             unionInto(S.Cluster, Outs[P].Cluster);
+            unionInto(S.Published, Outs[P].Published);
             for (const auto &[Id, Bars] : Outs[P].PartialAfter)
               S.PartialAfter[Id].insert(Bars.begin(), Bars.end());
           }

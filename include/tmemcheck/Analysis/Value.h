@@ -95,6 +95,9 @@ struct AbstractValue {
   /// pipelines whose barrier arrays are carved from one dynamic buffer.
   std::optional<int64_t> SlotRunStart;
   bool SlotIndexed = false;
+  /// SlotAddress reached through `mapa`: the variable's copy in another
+  /// CTA of the cluster (possibly this one).
+  bool ClusterMapped = false;
   /// An mbarrier operand: the run of barriers it belongs to, when the
   /// front end could tell the runs of one variable apart (0 otherwise).
   uint64_t BarrierRun = 0;

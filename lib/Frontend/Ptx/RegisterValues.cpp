@@ -48,7 +48,8 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
          X.IsWarpIndex == Y.IsWarpIndex && X.Address == Y.Address &&
          X.Slot == Y.Slot && X.SlotArray == Y.SlotArray &&
          X.SlotRunStart == Y.SlotRunStart && X.SlotIndexed == Y.SlotIndexed &&
-         X.LaneOffset == Y.LaneOffset && X.ColumnOffset == Y.ColumnOffset;
+         X.ClusterMapped == Y.ClusterMapped && X.LaneOffset == Y.LaneOffset &&
+         X.ColumnOffset == Y.ColumnOffset;
 }
 
 PtxValue unknownValue() {
@@ -396,6 +397,7 @@ void joinInto(PtxValue &A, const PtxValue &B) {
     if (X.SlotRunStart != Y.SlotRunStart)
       X.SlotRunStart.reset();
     X.SlotIndexed = X.SlotIndexed || Y.SlotIndexed;
+    X.ClusterMapped = X.ClusterMapped || Y.ClusterMapped;
     if (X.LaneOffset != Y.LaneOffset)
       X.LaneOffset.reset();
     if (X.ColumnOffset != Y.ColumnOffset)
@@ -1356,6 +1358,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     PtxValue A = Src(1), Rank = Src(2);
     if (A.V.isSlotAddress()) {
       A.V.Uniform = join(A.V.Uniform, Rank.V.Uniform);
+      A.V.ClusterMapped = true;
       A.Key.clear();
       A.Tid.reset();
       Out[0] = A;
