@@ -10,6 +10,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <vector>
+
 namespace tmemcheck {
 
 namespace {
@@ -18,6 +21,43 @@ namespace {
 /// allocation: a constant, an offset into a region, a slot no alloc writes,
 /// or a path on which the region was never allocated (rule A9).
 class DeallocUnallocatedCheck : public Check {
+  /// True if the dealloc's threads are among those of an alloc that runs
+  /// under warp-role conditions alone (`if (warp == 12) alloc; ... if (warp
+  /// == 12) dealloc` with other roles' code between): the paths on which
+  /// the region is unallocated are other roles' paths, which never reach
+  /// the dealloc. An alloc under a CTA-uniform condition too (`&& flag`)
+  /// does not count: warp 12 may then skip it.
+  static bool allocatedByOwnRole(AnalysisContext &Ctx, const Region &R,
+                                 const Event &Dealloc) {
+    const KernelGraph &G = Ctx.graph();
+    std::optional<unsigned> DB;
+    std::vector<unsigned> AllocBlocks;
+    for (unsigned B = 0; B < G.Blocks.size(); ++B)
+      for (const Event &E : G.Blocks[B].Events) {
+        if (&E == &Dealloc)
+          DB = B;
+        for (const Event *A : R.Allocs)
+          if (&E == A)
+            AllocBlocks.push_back(B);
+      }
+    if (!DB)
+      return false;
+    for (unsigned AB : AllocBlocks) {
+      const std::vector<unsigned> &Ctl = Ctx.control().allControllers(AB);
+      bool RoleOnly = !Ctl.empty();
+      for (unsigned C : Ctl) {
+        const Block &Br = G.Blocks[C];
+        RoleOnly &= Br.BranchUniformity &&
+                    (*Br.BranchUniformity == Uniformity::WarpUniform ||
+                     *Br.BranchUniformity == Uniformity::ThreadVariant) &&
+                    !Br.BranchKey.empty();
+      }
+      if (RoleOnly && Ctx.threads().subsetOf(*DB, AB))
+        return true;
+    }
+    return false;
+  }
+
 public:
   DeallocUnallocatedCheck()
       : Check("tmem-dealloc-unallocated", Severity::Error) {}
@@ -78,7 +118,7 @@ public:
       // role allocated (in the CTA both run); whether it reads the slot
       // after the alloc wrote it is tmem-addr-publish-race's question.
       if ((Before & PhaseUnallocated) && Complete &&
-          !L.allocatedByAnotherRole(E)) {
+          !L.allocatedByAnotherRole(E) && !allocatedByOwnRole(Ctx, *R, E)) {
         Finding F = makeKernelLevelFinding(
             G, E,
             fmt::format("tcgen05.dealloc frees '{}' on a path where it was "

@@ -101,3 +101,39 @@ __global__ void __launch_bounds__(192) free_under_flag(float *out, int flag) {
   }
 }
 // CHECK: role-split-lifecycle.cu:[[@LINE-10]]:5: error: TMEM allocated into 'slot' (64 columns) is still allocated when the kernel exits on some path; free it with tcgen05.dealloc before every exit (rule A9) [tmem-leak]
+
+// Correct: warp 4 allocates, the other roles return early (a producer warp
+// that is done), and warp 4 frees at the end. The paths on which the slot
+// was never allocated are other warps' paths: they never reach the free.
+__global__ void __launch_bounds__(192) same_role_frees_after_early_exits(
+    float *out) {
+  __shared__ uint32_t slot;
+  const int warp = threadIdx.x / 32;
+  if (warp == 4)
+    alloc_cols(&slot, 128);
+  roles_barrier();
+  if (warp == 5)
+    return;
+  out[threadIdx.x] = 4.0f;
+  asm volatile("bar.sync 2, 160;" ::: "memory");
+  if (warp == 4)
+    free_cols(slot, 128);
+}
+
+// Buggy: warp 4 allocates only when a runtime flag is set, but always
+// frees.
+__global__ void __launch_bounds__(192) alloc_under_flag_free_always(
+    float *out, int flag) {
+  __shared__ uint32_t slot;
+  const int warp = threadIdx.x / 32;
+  if (warp == 4 && flag)
+    alloc_cols(&slot, 128);
+  roles_barrier();
+  if (warp == 5)
+    return;
+  out[threadIdx.x] = 5.0f;
+  asm volatile("bar.sync 2, 160;" ::: "memory");
+  if (warp == 4)
+    free_cols(slot, 128);
+}
+// CHECK: role-split-lifecycle.cu:[[@LINE-2]]:5: error: tcgen05.dealloc frees 'slot' on a path where it was never allocated (rule A9) [tmem-dealloc-unallocated]
