@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
 
@@ -46,6 +47,7 @@ public:
           F.Notes.push_back({F.Loc, "this dealloc runs again, on a later "
                                     "iteration of a loop, without a new "
                                     "alloc in between"});
+        addAllocFlowStep(L, *D, *D, F);
         Out.report(std::move(F));
       }
   }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 #include "StatementInsertion.h"
 
 #include "tmemcheck/Analysis/Completion.h"
@@ -82,6 +83,7 @@ public:
         F.Level = Severity::Warning;
       F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
                          "the tcgen05.ld is issued here", H.Op->Id});
+      addAllocFlowStep(Ctx.lifecycle(), *H.Op, *H.At, F);
       if (!Index)
         Index.emplace(G);
       // One fix-it per statement: two findings at one release share it.

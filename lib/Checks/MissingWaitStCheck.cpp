@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/DeallocOrdering.h"
@@ -50,6 +51,7 @@ public:
                  "§5.2)");
       F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
                          "the tcgen05.st is issued here", H.Op->Id});
+      addAllocFlowStep(Ctx.lifecycle(), *H.Op, *H.At, F);
       Out.report(std::move(F));
     }
   }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
 
@@ -41,6 +42,7 @@ public:
             F.Notes.push_back({locationSeenFrom(*D, E), "freed here", D->Id});
             break;
           }
+        addAllocFlowStep(L, E, E, F);
         Out.report(std::move(F));
         return;
       }

@@ -210,6 +210,11 @@ json::Array codeFlows(const Finding &F, LocationWriter &W) {
       Steps.push_back({*N.Order, &N.Loc, N.Message});
   if (Steps.empty())
     return {};
+  // The timeline's earlier events (the alloc), unless a note names them.
+  for (const FindingNote &N : F.FlowSteps)
+    if (N.Order && N.Loc.isValid() &&
+        llvm::none_of(Steps, [&](const Step &S) { return *S.Loc == N.Loc; }))
+      Steps.push_back({*N.Order, &N.Loc, N.Message});
   std::stable_sort(
       Steps.begin(), Steps.end(),
       [](const Step &A, const Step &B) { return A.Order < B.Order; });

@@ -58,6 +58,9 @@ struct Finding {
   SourceLoc Loc;
   std::string Message;
   std::vector<FindingNote> Notes;
+  /// Earlier events of the timeline that only SARIF's code flow shows (not
+  /// printed as notes): the alloc of the region the finding is about.
+  std::vector<FindingNote> FlowSteps;
   std::string Kernel; ///< the kernel the finding was found in (for reports).
   /// The baseline fingerprint (Fingerprinter), when the output carries one:
   /// SARIF's partialFingerprints, so code-scanning alerts survive line
