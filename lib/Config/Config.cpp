@@ -158,6 +158,13 @@ template <> struct CustomMappingTraits<std::map<std::string, std::string>> {
   }
 };
 
+/// True when reading a document that already failed to parse: a
+/// validate() must then say nothing, because Input::setError needs a
+/// current node that a broken document does not have (`@x: [` crashed).
+inline bool parseFailed(IO &IO) {
+  return !IO.outputting() && static_cast<Input &>(IO).error();
+}
+
 template <> struct MappingTraits<tmemcheck::CompatSettings> {
   static void mapping(IO &IO, tmemcheck::CompatSettings &C) {
     IO.mapOptional("Profile", C.Profile);
@@ -168,7 +175,9 @@ template <> struct MappingTraits<tmemcheck::CompatSettings> {
     IO.mapOptional("ExtraArgsBefore", C.ExtraArgsBefore);
     IO.mapOptional("RemovedArgs", C.RemovedArgs);
   }
-  static std::string validate(IO &, tmemcheck::CompatSettings &C) {
+  static std::string validate(IO &IO, tmemcheck::CompatSettings &C) {
+    if (parseFailed(IO))
+      return "";
     if (C.Profile && *C.Profile != "nvcc" && *C.Profile != "clang")
       return "Compat: Profile must be 'nvcc' or 'clang'";
     if (C.GpuArch && !llvm::StringRef(*C.GpuArch).starts_with("sm_"))
@@ -199,7 +208,9 @@ template <> struct MappingTraits<tmemcheck::UserApiModel> {
     IO.mapRequired("Asm", M.Asm);
     IO.mapOptional("ElectsInside", M.ElectsInside, false);
   }
-  static std::string validate(IO &, tmemcheck::UserApiModel &M) {
+  static std::string validate(IO &IO, tmemcheck::UserApiModel &M) {
+    if (parseFailed(IO))
+      return "";
     for (const std::string *Text : {&M.Function, &M.Asm})
       if (auto Bad = tmemcheck::unprintableText(*Text))
         return std::string("ApiModels: ") + Bad->second;
@@ -222,7 +233,9 @@ template <> struct MappingTraits<RootsSection> {
     IO.mapOptional("DeviceFunctions", R.DeviceFunctions);
     IO.mapOptional("Functions", R.Functions);
   }
-  static std::string validate(IO &, RootsSection &R) {
+  static std::string validate(IO &IO, RootsSection &R) {
+    if (parseFailed(IO))
+      return "";
     for (const std::string &F : R.Functions)
       if (F.empty() || tmemcheck::unprintableText(F))
         return "Roots: Functions: an entry is empty or not printable text";
@@ -235,7 +248,9 @@ template <> struct MappingTraits<tmemcheck::TemplateInstantiation> {
     IO.mapRequired("Kernel", T.Kernel);
     IO.mapRequired("Args", T.Args);
   }
-  static std::string validate(IO &, tmemcheck::TemplateInstantiation &T) {
+  static std::string validate(IO &IO, tmemcheck::TemplateInstantiation &T) {
+    if (parseFailed(IO))
+      return "";
     llvm::StringRef Name(T.Kernel);
     Name.consume_front("::");
     auto IsIdentifier = [](llvm::StringRef W) {
@@ -288,7 +303,9 @@ template <> struct MappingTraits<tmemcheck::Config> {
     IO.mapOptional("SarifSrcRoot", C.SarifSrcRoot);
     IO.mapOptional("SarifHelpBase", C.SarifHelpBase);
   }
-  static std::string validate(IO &, tmemcheck::Config &C) {
+  static std::string validate(IO &IO, tmemcheck::Config &C) {
+    if (parseFailed(IO))
+      return "";
     for (auto [Key, Value] :
          {std::make_pair("Checks", &C.Checks),
           std::make_pair("WarningsAsErrors", &C.WarningsAsErrors)})
