@@ -197,10 +197,7 @@ void LifecycleAnalysis::collectRegions() {
 }
 
 void LifecycleAnalysis::findOtherRoleDeallocs() {
-  std::map<unsigned, unsigned> BlockOf;
-  for (unsigned B = 0; B < G.Blocks.size(); ++B)
-    for (const Event &E : G.Blocks[B].Events)
-      BlockOf[E.Id] = B;
+  const std::vector<unsigned> BlockOf = EventIndex(G).BlockOf;
   std::map<unsigned, std::vector<uint8_t>> Reach;
   auto Reaches = [&](unsigned From, unsigned To) {
     auto It = Reach.find(From);

@@ -30,19 +30,10 @@ class DeallocUnallocatedCheck : public Check {
   static bool allocatedByOwnRole(AnalysisContext &Ctx, const Region &R,
                                  const Event &Dealloc) {
     const KernelGraph &G = Ctx.graph();
-    std::optional<unsigned> DB;
-    std::vector<unsigned> AllocBlocks;
-    for (unsigned B = 0; B < G.Blocks.size(); ++B)
-      for (const Event &E : G.Blocks[B].Events) {
-        if (&E == &Dealloc)
-          DB = B;
-        for (const Event *A : R.Allocs)
-          if (&E == A)
-            AllocBlocks.push_back(B);
-      }
-    if (!DB)
-      return false;
-    for (unsigned AB : AllocBlocks) {
+    const std::vector<unsigned> BlockOf = EventIndex(G).BlockOf;
+    const unsigned DB = BlockOf[Dealloc.Id];
+    for (const Event *A : R.Allocs) {
+      const unsigned AB = BlockOf[A->Id];
       const std::vector<unsigned> &Ctl = Ctx.control().allControllers(AB);
       bool RoleOnly = !Ctl.empty();
       for (unsigned C : Ctl) {
@@ -52,7 +43,7 @@ class DeallocUnallocatedCheck : public Check {
                      *Br.BranchUniformity == Uniformity::ThreadVariant) &&
                     !Br.BranchKey.empty();
       }
-      if (RoleOnly && Ctx.threads().subsetOf(*DB, AB))
+      if (RoleOnly && Ctx.threads().subsetOf(DB, AB))
         return true;
     }
     return false;

@@ -130,3 +130,53 @@ __global__ void persistent_shape(float *out, uint64_t a, uint64_t b,
   if (warp == 0)
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" :: "r"(tmem));
 }
+
+// Warp roles written one after the other (`if (warp == 4) {...}` then
+// `if (warp < 4) {...}`), as CuTe DSL's persistent GEMMs lay them out: the
+// MMA warp's wait on `acc_empty` comes before the epilogue's arrive in the
+// text, so the CFG has a path from that wait to the arrive and none back.
+// No thread runs both, so that wait is not an earlier use: the next tile's
+// mma overwrites the columns the epilogue may still be reading, and the
+// missing tcgen05.wait::ld before the arrive is an error.
+__global__ void sequential_roles(float *out, uint64_t a, uint64_t b,
+                                 uint32_t idesc, int tiles) {
+  __shared__ uint32_t slot;
+  __shared__ alignas(8) uint64_t acc_full, acc_empty;
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;"
+                 :: "r"(smem(&slot)));
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  sync_cta();
+  const uint32_t tmem = slot;
+  if (warp == 4) {
+    for (int t = 0; t < tiles; ++t) {
+      wait(&acc_empty, (t & 1) ^ 1);
+      asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+      if (threadIdx.x % 32 == 0) {
+        mma(tmem, a, b, idesc);
+        commit(&acc_full);
+      }
+      __syncwarp();
+    }
+  }
+  if (warp < 4) {
+    for (int t = 0; t < tiles; ++t) {
+      wait(&acc_full, t & 1);
+      asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+      uint32_t v[4];
+      ld4(tmem + ((warp * 32) << 16), v);
+      out[t * 128 + threadIdx.x] = __uint_as_float(v[0] + v[1] + v[2] + v[3]);
+      asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+      if (threadIdx.x % 32 == 0)
+        // CHECK: missing-wait-ld-barrier-reuse.cu:[[@LINE+1]]:23: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+        asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];"
+                     :: "r"(smem(&acc_empty)) : "memory");
+    }
+  }
+  sync_cta();
+  if (warp == 0)
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;"
+                 :: "r"(tmem));
+}
