@@ -188,6 +188,11 @@ struct Block {
   /// The condition as written (whitespace-normalised): two branches with
   /// the same text select the same threads (`if (warp_idx == 0)` twice).
   std::string BranchKey;
+  /// BranchKey names the condition's value (an expression over kernel
+  /// inputs, as the PTX front end builds it), not its text: two branches
+  /// with the same key decide the same way in a thread wherever they are
+  /// (CorrelatedBranches). C++ text such as `i < n` may change its value.
+  bool BranchKeyIsValue = false;
   /// The branch is the condition of a loop (for/while/do): lanes leaving a
   /// loop at different iterations reconverge after it.
   bool BranchIsLoop = false;

@@ -8,6 +8,7 @@
 #include "BarrierRuns.h"
 
 #include "tmemcheck/Analysis/AllocBase.h"
+#include "tmemcheck/Analysis/CorrelatedBranches.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
 
 #include "tmemcheck/Analysis/ControlDependence.h"
@@ -631,13 +632,16 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       PtxValue P = Values.operand(I.Pred->Predicate);
       Blk.BranchUniformity = P.V.Uniform;
       Blk.BranchKey = P.Key;
+      Blk.BranchKeyIsValue = true;
       Blk.BranchReadsCtaId =
           P.V.Uniform == Uniformity::CtaUniform && keyReadsCtaId(P.Key);
       if (P.TrueFor)
         BranchThreads[LastG[B]] = P.TrueFor;
       Blk.BranchLoc = Map.instruction(Fn, First + Last).Loc;
+      // Arm 0 is where the predicate is true (a negated branch's
+      // successors were put in that order above), as WarpsWhen is.
       for (int Arm = 0; Arm < 2; ++Arm)
-        Blk.WarpsOnArm[Arm] = P.WarpsWhen[I.Pred->Negated ? 1 - Arm : Arm];
+        Blk.WarpsOnArm[Arm] = P.WarpsWhen[Arm];
       // A loop's own branch, a break out of a loop, or the guard that
       // skips a rotated loop: lanes leaving it at different iterations
       // reconverge after the loop.
@@ -770,6 +774,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
     Graph.Entry = Graph.Exit = Graph.addBlock();
   } else {
     Graph.Entry = S->Entry;
+    threadCorrelatedBranches(Graph);
     refineLaneSplits(Graph);
     resolveConstantAddressesFromAllocBase(Graph);
     separateBarrierRuns(Graph, Ids);

@@ -517,8 +517,11 @@ bool classifyThreads(const ThreadSet &Truth, PtxValue &P,
     const std::vector<int> &S = In[Arm];
     if (S.back() - S.front() + 1 != int(S.size()))
       continue;
+    // The last warp of a block whose size `.reqntid` fixes is the last
+    // warp; without it, more warps may follow.
+    bool OpenEnded = S.back() == Warps - 1 && BlockThreads >= MaxThreads;
     P.WarpsWhen[Arm] = std::pair<int64_t, int64_t>{
-        S.front(), S.back() == Warps - 1 ? MaxWarp : S.back()};
+        S.front(), OpenEnded ? MaxWarp : S.back()};
   }
   // A canonical key: equal sets of warps give equal keys.
   const std::vector<int> &T = In[0];
