@@ -28,6 +28,7 @@ namespace {
 /// One function body split into blocks at labels and after bra/ret, the
 /// way PtxGraphBuilder splits it, with its register values.
 struct Instance {
+  std::vector<std::string> KernelParams{"n", "k_param_0"};
   ptx::ParsedAsm Parsed;
   InstanceCode Code;
   KernelGraph Local;
@@ -100,8 +101,7 @@ struct Instance {
           C.push_back(X);
       return C;
     };
-    Values = std::make_unique<RegisterValues>(Code, Shared,
-                                              /*KernelParams=*/true,
+    Values = std::make_unique<RegisterValues>(Code, Shared, &KernelParams,
                                               llvm::StringMap<PtxValue>(), Ids);
   }
 
@@ -314,3 +314,42 @@ TEST(PtxThreadValues, HoistedWarpZeroPredicate) {
 }
 
 } // namespace
+
+TEST(PtxRegisterValues, KernelParameterFieldsThroughItsAddress) {
+  // CUTLASS passes its Params struct by value: nvcc takes the parameter's
+  // address once and reads fields through copies of it, in every warp
+  // role's code. The same field read twice has one key; the return value of
+  // a call (`retval0`) is a .param too, but not the kernel's.
+  Instance F(R"(
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<12>;
+	.reg .b64 	%rd<8>;
+	mov.b64 	%rd1, k_param_0;
+	mov.u64 	%rd2, %rd1;
+	mov.u64 	%rd3, %rd1;
+	ld.param.v2.u32 	{%r1, %r2}, [%rd2];
+	ld.param.v2.u32 	{%r3, %r4}, [%rd3];
+	add.s64 	%rd4, %rd1, 8;
+	ld.param.u32 	%r5, [%rd4];
+	ld.param.u32 	%r6, [%rd1+8];
+	ld.param.b32 	%r7, [retval0];
+	mov.u32 	%r8, %ctaid.x;
+	setp.ge.u32 	%p1, %r8, %r1;
+	setp.ge.u32 	%p2, %r8, %r3;
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  PtxValue First = F.reg("%r1"), Again = F.reg("%r3"), Second = F.reg("%r2");
+  EXPECT_EQ(First.V.Uniform, Uniformity::CtaUniform);
+  EXPECT_FALSE(First.Key.empty());
+  EXPECT_EQ(First.Key, Again.Key);
+  EXPECT_NE(First.Key, Second.Key);
+  EXPECT_EQ(F.reg("%r4").Key, Second.Key);
+  EXPECT_EQ(F.reg("%r6").V.Uniform, Uniformity::CtaUniform);
+  EXPECT_FALSE(F.reg("%r6").Key.empty());
+  EXPECT_EQ(F.reg("%r5").V.Uniform, Uniformity::CtaUniform);
+  EXPECT_NE(F.reg("%r7").V.Uniform, Uniformity::CtaUniform);
+  EXPECT_TRUE(F.reg("%r7").Key.empty());
+  EXPECT_EQ(F.reg("%p1").V.Uniform, Uniformity::CtaUniform);
+  EXPECT_EQ(F.reg("%p1").Key, F.reg("%p2").Key);
+}

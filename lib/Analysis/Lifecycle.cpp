@@ -47,23 +47,29 @@ CtaState mergeArms(const CtaState &Base,
       Keys.insert({Slot, 0});
   for (const auto &[Slot, Unused] : Keys) {
     PhaseSet B = Base.phases(Slot), Changed = 0;
-    bool OtherRoleFrees = false;
+    bool OtherRoleFrees = false, KeepUnallocated = false;
     for (const CtaState *A : Arms) {
       PhaseSet P = A->phases(Slot);
       if (P == B)
         continue;
       Changed |= P;
-      // An arm that, on all its paths, freed what another arm allocated.
-      OtherRoleFrees |= (P & PhaseFreedForOtherRole) &&
-                        !(P & (PhaseUnallocated | PhaseAnyAllocated));
+      // An arm that, on all its paths, freed what another arm allocated;
+      // or that skipped the free only in CTAs that never allocated.
+      bool Frees = (P & PhaseFreedForOtherRole) && !(P & PhaseAnyAllocated);
+      if (Frees && !(P & PhaseUnallocated))
+        OtherRoleFrees = true;
+      else if (Frees && (P & PhaseFreedWhereAllocated))
+        OtherRoleFrees = KeepUnallocated = true;
     }
     // The role that frees uses the address the allocating role stored, so
-    // in the CTA the free follows the alloc: the region ends freed.
+    // in the CTA the free follows the alloc: the region ends freed (or, in
+    // CTAs that skipped both, unallocated).
     if (OtherRoleFrees && (Changed & PhaseAnyAllocated) &&
         !(B & PhaseAnyAllocated))
       Changed = (Changed & ~(PhaseUnallocated | PhaseAnyAllocated |
-                             PhaseFreedForOtherRole)) |
-                PhaseFreed;
+                             PhaseFreedForOtherRole |
+                             PhaseFreedWhereAllocated)) |
+                PhaseFreed | (KeepUnallocated ? PhaseUnallocated : 0);
     R.Regions[Slot] = Changed ? Changed : B;
   }
   uint8_t Relinquished = 0;
@@ -229,7 +235,82 @@ void LifecycleAnalysis::findOtherRoleDeallocs() {
           break;
         }
       }
+      if (!FreedForOtherRole.count(D->Id))
+        continue;
+      // Does it run wherever an alloc ran? Below the innermost role branch
+      // the two share, the dealloc may only be under CTA-uniform conditions
+      // that every alloc is under too.
+      bool Correlated = true;
+      for (const Event *A : R.Allocs) {
+        unsigned BA = BlockOf[A->Id];
+        const std::vector<unsigned> &CtlA = CD.allControllers(BA);
+        std::optional<unsigned> Role;
+        for (unsigned C : CtlD)
+          if (RoleBranch(C) &&
+              std::binary_search(CtlA.begin(), CtlA.end(), C) &&
+              (!Role || std::binary_search(CD.allControllers(C).begin(),
+                                           CD.allControllers(C).end(), *Role)))
+            Role = C; // the innermost shared role branch
+        if (!Role) {
+          Correlated = false;
+          break;
+        }
+        if (!runsWhereAllocated(conditionsBelow(BD, *Role),
+                                conditionsBelow(BA, *Role))) {
+          Correlated = false;
+          break;
+        }
+      }
+      if (Correlated)
+        FreedWhereAllocated.insert(D->Id);
     }
+}
+
+LifecycleAnalysis::RoleConditions
+LifecycleAnalysis::conditionsBelow(unsigned Block, unsigned Role) const {
+  RoleConditions Conds;
+  const std::vector<unsigned> &Above = CD.allControllers(Role);
+  std::set<unsigned> Seen{Block};
+  std::vector<unsigned> Work{Block};
+  while (!Work.empty()) {
+    unsigned X = Work.back();
+    Work.pop_back();
+    for (auto [C, K] : CD.controllingArms(X)) {
+      if (C == Role || std::binary_search(Above.begin(), Above.end(), C))
+        continue;
+      if (Seen.insert(C).second)
+        Work.push_back(C);
+      const tmemcheck::Block &Br = G.Blocks[C];
+      // Warp and lane tests select threads, not CTAs: the arms are merged
+      // per thread route anyway.
+      if (Br.BranchUniformity &&
+          (*Br.BranchUniformity == Uniformity::WarpUniform ||
+           *Br.BranchUniformity == Uniformity::ThreadVariant))
+        continue;
+      // A value key is the same in every iteration, so a loop guard on it
+      // (`if (tile_valid)` around a rotated loop) is a condition like any.
+      if (Br.BranchUniformity == Uniformity::CtaUniform &&
+          Br.BranchKeyIsValue && !Br.BranchKey.empty())
+        Conds.Keyed.insert({Br.BranchKey, K});
+      else
+        Conds.Unkeyed = true; // a flag set in a loop, a value from memory
+    }
+  }
+  return Conds;
+}
+
+bool LifecycleAnalysis::runsWhereAllocated(const RoleConditions &Free,
+                                           const RoleConditions &Alloc) {
+  if (!Free.Unkeyed && !Alloc.Unkeyed)
+    return std::includes(Alloc.Keyed.begin(), Alloc.Keyed.end(),
+                         Free.Keyed.begin(), Free.Keyed.end());
+  // Conditions that cannot be compared (CUTLASS's persistent loops: the
+  // MMA warp allocates at its first valid tile, `if (!allocated)`, and the
+  // epilogue frees `if (has_valid)`, a flag it set at its first valid
+  // tile): when the alloc is conditional too, the two are taken to be the
+  // same condition rather than report a leak that cannot be shown. An
+  // unconditional alloc freed under a condition is still a leak.
+  return Alloc.Unkeyed || !Alloc.Keyed.empty();
 }
 
 const Region *LifecycleAnalysis::region(uint64_t Slot) const {
@@ -270,7 +351,10 @@ void LifecycleAnalysis::transfer(const Event &E, CtaState &S) const {
       bool OtherRole = (S.phases(V->Slot) & PhaseUnallocated) &&
                        FreedForOtherRole.count(E.Id);
       S.Regions[V->Slot] =
-          PhaseFreed | (OtherRole ? PhaseFreedForOtherRole : 0);
+          PhaseFreed | (OtherRole ? PhaseFreedForOtherRole : 0) |
+          (OtherRole && FreedWhereAllocated.count(E.Id)
+               ? PhaseFreedWhereAllocated
+               : 0);
       break;
     }
     // An address we could not resolve may free any live region: never

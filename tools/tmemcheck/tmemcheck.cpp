@@ -381,6 +381,9 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
       OS << " [" << Key << (Arm == 0 ? "" : " false") << ']';
     if (Blk.BranchUniformity)
       OS << "  branch uniformity " << static_cast<int>(*Blk.BranchUniformity);
+    if (Blk.BranchUniformity == Uniformity::CtaUniform &&
+        !Blk.BranchKey.empty())
+      OS << " on " << Blk.BranchKey;
     if (Blk.LoopRunsAtLeastOnce)
       OS << "  loop runs at least once";
     OS << '\n';

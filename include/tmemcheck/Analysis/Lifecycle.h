@@ -42,6 +42,13 @@ enum RegionPhase : uint8_t {
   /// allocated, of a region another role (a sibling arm of a warp-divergent
   /// branch) allocates: the address it frees is the one that alloc wrote.
   PhaseFreedForOtherRole = 1 << 5,
+  /// Set with PhaseFreedForOtherRole when that dealloc runs in every CTA in
+  /// which the other role allocated: apart from the warp roles, it is only
+  /// under CTA-uniform conditions that every alloc of the region is under
+  /// too (`if (tile_valid)` in both roles). The freeing role's paths that
+  /// skip it are then CTAs that never allocated (CUTLASS FMHA: the MMA warp
+  /// allocates and the epilogue warp frees, each for a valid tile).
+  PhaseFreedWhereAllocated = 1 << 6,
 };
 using PhaseSet = uint8_t;
 
@@ -149,6 +156,22 @@ private:
   llvm::DenseMap<uint64_t, unsigned> RegionIndex;
   std::vector<const Event *> Relinquishes;
   std::set<unsigned> FreedForOtherRole; ///< dealloc event ids
+  /// Those of FreedForOtherRole that run wherever the region was allocated
+  /// (PhaseFreedWhereAllocated).
+  std::set<unsigned> FreedWhereAllocated;
+  /// The conditions that select CTAs (not warps or lanes) below a warp
+  /// role branch: those with value keys, and whether others exist.
+  struct RoleConditions {
+    std::set<std::pair<std::string, unsigned>> Keyed; ///< (key, arm)
+    bool Unkeyed = false;
+  };
+  /// The CTA-selecting conditions that \p Block runs under, below the
+  /// divergent branch \p Role.
+  RoleConditions conditionsBelow(unsigned Block, unsigned Role) const;
+  /// True if a dealloc under \p Free runs in every CTA in which an alloc
+  /// under \p Alloc ran (PhaseFreedWhereAllocated).
+  static bool runsWhereAllocated(const RoleConditions &Free,
+                                 const RoleConditions &Alloc);
   bool UnresolvedAlloc = false;
   bool Complete = true;
   std::vector<CtaState> In, Out;

@@ -381,7 +381,8 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
   for (const ptx::VariableDecl &V : M.Variables)
     if (V.StateSpace == ".shared" && V.Function == int(F.Function))
       Shared[V.Name] = displayName(V.Name, /*IsFunction=*/false);
-  RegisterValues Values(Code, Shared, IsKernel, std::move(Bindings), Ids);
+  RegisterValues Values(Code, Shared, IsKernel ? &Fn.Params : nullptr,
+                        std::move(Bindings), Ids);
   if (Values.gaveUp())
     G->markIncomplete(
         Map.functionLoc(Fn),

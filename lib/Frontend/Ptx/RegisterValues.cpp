@@ -726,7 +726,7 @@ PtxValue compare(unsigned BlockThreads, StringRef Cmp, bool Signed, PtxValue A,
 
 RegisterValues::RegisterValues(const InstanceCode &Code,
                                const StringMap<std::string> &SharedVars,
-                               bool KernelParams,
+                               const std::vector<std::string> *KernelParams,
                                StringMap<PtxValue> ParamBindings,
                                PtxIdentities &Ids)
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
@@ -1011,7 +1011,52 @@ PtxValue RegisterValues::special(StringRef Name) const {
   return unknownValue();
 }
 
+bool RegisterValues::isKernelParam(StringRef Name) const {
+  return KernelParams && llvm::is_contained(*KernelParams, Name);
+}
+
+/// The key of a kernel parameter's address (`mov.b64 %rd, k_param_0`); an
+/// address whose key holds it points into the kernel's parameters.
+static std::string paramAddressKey(StringRef Name) {
+  return ("&param:" + Name).str();
+}
+
+std::vector<PtxValue> RegisterValues::kernelParamLoad(const ptx::Instruction &I,
+                                                      size_t Count,
+                                                      unsigned Bytes) const {
+  std::vector<PtxValue> Out(Count, unknownValue());
+  const ptx::Operand &Addr = I.Operands[1];
+  StringRef Base = Addr.Elements.front().Text;
+  std::string BaseKey;
+  if (isKernelParam(Base)) {
+    BaseKey = paramAddressKey(Base);
+  } else if (Base.starts_with("%")) {
+    // A register holding a parameter's address, offset by constants
+    // (CUTLASS passes its Params struct by value and nvcc reads its fields
+    // through `mov.u64 %rd2, %rd21; ld.param.v2.u32 {..}, [%rd2]`).
+    PtxValue A = reg(Base);
+    if (A.V.Uniform == Uniformity::CtaUniform &&
+        StringRef(A.Key).contains("&param:"))
+      BaseKey = A.Key;
+  }
+  if (BaseKey.empty())
+    return Out;
+  for (size_t E = 0; E < Count; ++E) {
+    PtxValue &P = Out[E];
+    P = withUniformity(Uniformity::CtaUniform);
+    P.Key = "param[" + BaseKey + "+" +
+            std::to_string(Addr.AddressOffset + int64_t(E * Bytes)) + "]";
+    P.KeyOperations = 1;
+  }
+  return Out;
+}
+
 PtxValue RegisterValues::symbol(StringRef Name) const {
+  if (isKernelParam(Name)) {
+    PtxValue P = withUniformity(Uniformity::CtaUniform);
+    P.Key = paramAddressKey(Name);
+    return P;
+  }
   auto It = SharedVars.find(Name);
   if (It == SharedVars.end())
     return unknownValue();
@@ -1295,21 +1340,28 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   if (Base == "ld") {
     const ptx::Operand *Addr = I.Operands.size() > 1 ? &I.Operands[1] : nullptr;
     if (!Addr || Addr->K != ptx::Operand::Kind::Address ||
-        Addr->Elements.empty() || Out.size() != 1)
+        Addr->Elements.empty() || Out.empty())
       return Out;
     if (I.hasPart("param")) {
       StringRef Name = Addr->Elements.front().Text;
-      if (Addr->AddressOffset == 0) {
+      if (Out.size() == 1 && Addr->AddressOffset == 0) {
         if (auto It = Params.find(Name); It != Params.end()) {
           Out[0] = It->second;
-        } else if (KernelParams) {
+          return Out;
+        }
+        if (isKernelParam(Name)) {
           Out[0] = withUniformity(Uniformity::CtaUniform);
           Out[0].Key = Name.str();
           Out[0].V.Spelling = Name.str();
+          return Out;
         }
       }
+      if (KernelParams && Bits)
+        return kernelParamLoad(I, Out.size(), (Bits + 7) / 8);
       return Out;
     }
+    if (Out.size() != 1)
+      return Out;
     PtxValue A = operand(*Addr);
     if (A.V.isSlotAddress() && Bits == 32) {
       // tcgen05.alloc writes the TMEM address to a 32-bit slot (§4).

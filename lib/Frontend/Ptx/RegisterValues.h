@@ -154,13 +154,14 @@ private:
 class RegisterValues {
 public:
   /// \p SharedVars: names of .shared variables visible to the function.
-  /// \p KernelParams: true when the function is the kernel (its parameters
-  /// are CTA-uniform). \p ParamBindings: values of a callee's parameters,
-  /// by parameter name, from the caller's `st.param`.
+  /// \p KernelParams: the kernel's parameter names when the function is
+  /// the kernel (they are CTA-uniform), else null. \p ParamBindings: values
+  /// of a callee's parameters, by parameter name, from the caller's
+  /// `st.param`.
   RegisterValues(const InstanceCode &Code,
                  const llvm::StringMap<std::string> &SharedVars,
-                 bool KernelParams, llvm::StringMap<PtxValue> ParamBindings,
-                 PtxIdentities &Ids);
+                 const std::vector<std::string> *KernelParams,
+                 llvm::StringMap<PtxValue> ParamBindings, PtxIdentities &Ids);
 
   /// The value of a leaf operand (register, immediate, symbol) or of an
   /// address operand's base with its displacement folded into slot
@@ -206,7 +207,14 @@ private:
 
   const InstanceCode &Code;
   const llvm::StringMap<std::string> &SharedVars;
-  bool KernelParams;
+  /// The kernel's parameter names (null in a .func): `ld.param` of them is
+  /// CTA-uniform; of other .param names (`retval0` of a call) it is not.
+  const std::vector<std::string> *KernelParams;
+  bool isKernelParam(llvm::StringRef Name) const;
+  /// The values `ld.param` of a kernel parameter gives its destinations
+  /// (\p Bytes each): CTA-uniform, keyed by the parameter and offset.
+  std::vector<PtxValue> kernelParamLoad(const ptx::Instruction &I,
+                                        size_t Count, unsigned Bytes) const;
   llvm::StringMap<PtxValue> Params;
   PtxIdentities &Ids;
   llvm::StringMap<PtxValue> Values;
