@@ -33,3 +33,15 @@ __global__ void asm_statement() {
                  "[%0], 96;"
                  :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&slot))));
 }
+
+#define IN_WARP_0(stmt)                                                        \
+  if (threadIdx.x / 32 == 0) {                                                 \
+    stmt;                                                                      \
+  }
+
+// A call written as a macro's argument: the region is the argument as
+// written.
+__global__ void macro_argument() {
+  __shared__ uint32_t slot;
+  IN_WARP_0(tmem_alloc(&slot, 96));
+}
