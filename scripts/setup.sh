@@ -7,8 +7,10 @@ set -euo pipefail
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
           libclang-cpp22-dev clang-tidy-22 libfmt-dev libgtest-dev
           libclang-rt-22-dev ninja-build cmake make
-          # the tests: real build systems (test/buildsys), the SARIF schema
-          bear python3 python3-jsonschema dpkg-dev)
+          # the tests: real build systems (test/buildsys), the SARIF schema,
+          # the HTML report in a browser (test/report/html-*.test; about
+          # 30 s of apt-get on a fresh machine)
+          bear python3 python3-jsonschema dpkg-dev chromium)
 
 missing=()
 for p in "${packages[@]}"; do

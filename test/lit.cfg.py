@@ -11,6 +11,8 @@
 #           clang-tools-22): tests that --export-fixes output applies.
 #   jsonschema - python3 can import jsonschema (Debian: python3-jsonschema):
 #           tests that validate SARIF logs against the vendored schema.
+#   chromium - headless Chromium (Debian: chromium): tests that render the
+#           HTML report (its DOM and a screenshot).
 import os
 import shutil
 import subprocess
@@ -94,8 +96,8 @@ else:
     lit_config.note("clang-tidy-22 or the plugin not found: the plugin tests "
                     "are skipped")
 
-# The HTML report is rendered by headless Chromium (Debian: chromium) to a
-# PNG whose pixels are checked.
+# The HTML report is rendered by headless Chromium (Debian: chromium): its
+# DOM and a PNG whose pixels are checked.
 chromium = shutil.which("chromium") or shutil.which("chromium-browser")
 if chromium:
     config.available_features.add("chromium")

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/DeallocOrdering.h"
 #include "tmemcheck/Analysis/PeerCollectives.h"
@@ -31,15 +32,18 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     const PeerCollectiveAnalysis &P = Ctx.peerCollectives();
-    for (const UnsyncedPeerCollective &U : P.unsynced())
-      Out.report(makeKernelLevelFinding(
+    for (const UnsyncedPeerCollective &U : P.unsynced()) {
+      Finding F = makeKernelLevelFinding(
           G, *U.Op,
           fmt::format("tcgen05.{}.cta_group::2 is reached without a cluster "
                       "barrier: nothing shows that the peer CTA is running "
                       "and takes part; synchronise the pair first "
                       "(barrier.cluster.arrive + barrier.cluster.wait, "
                       "cute::cluster_sync()) (rule A6)",
-                      kindName(U.Op->Op->Kind).str())));
+                      kindName(U.Op->Op->Kind).str()));
+      addUnsyncedFlow(G, *U.Op, F);
+      Out.report(std::move(F));
+    }
     std::set<const Event *> PeerRaced;
     if (!P.unorderedDeallocs().empty())
       for (const DeallocRace &R : Ctx.deallocOrdering().races())
@@ -56,6 +60,10 @@ public:
           "the pair before freeing (rule A9)");
       F.Notes.push_back({locationSeenFrom(*D.Alloc, *D.Dealloc),
                          "the pair's tcgen05.alloc.cta_group::2 is here"});
+      addEventFlowStep(F, *D.Alloc, *D.Dealloc,
+                       "the pair's tcgen05.alloc.cta_group::2; no cluster "
+                       "barrier or mbarrier wait follows it before the "
+                       "dealloc");
       Out.report(std::move(F));
     }
     for (const PeerEarlyExit &X : P.earlyExits()) {
@@ -84,8 +92,42 @@ public:
       F.Notes.push_back({X.Return ? locationSeenFrom(*X.Collective, *X.Return)
                                   : X.Collective->kernelLoc(),
                          fmt::format("the paired tcgen05.{} is here", Kind)});
+      // The code flow: the condition (and the return it leads to), then the
+      // collective the other CTA waits in.
+      if (X.Return)
+        addFlowStep(F, X.Condition,
+                    "the CTAs of the pair may decide differently here");
+      addFlowStep(F, F.Notes.back().Loc,
+                  fmt::format("the other CTA of the pair reaches this "
+                              "tcgen05.{} and waits for this one",
+                              Kind),
+                  /*AfterFinding=*/true);
       Out.report(std::move(F));
     }
+  }
+
+private:
+  /// The code flow of a pair collective with no cluster barrier before it:
+  /// the kernel's start, the collective, and the first cluster barrier
+  /// wait, when one comes only after it.
+  static void addUnsyncedFlow(const KernelGraph &G, const Event &Op,
+                              Finding &F) {
+    if (G.Loc.isValid())
+      addFlowStep(F, G.Loc,
+                  "the kernel starts: no cluster barrier comes between here "
+                  "and the pair collective on some path");
+    const Event *Barrier = nullptr;
+    G.forEachEvent([&](const Event &E) {
+      if (E.K == Event::Kind::Sync && E.Sync &&
+          E.Sync->Kind == SyncOpKind::ClusterBarrier && !E.Sync->IsArrive &&
+          E.Id > Op.Id && (!Barrier || E.Id < Barrier->Id))
+        Barrier = &E;
+    });
+    if (Barrier)
+      addFlowStep(F, locationSeenFrom(*Barrier, Op),
+                  "the first cluster barrier wait after it: it must come "
+                  "before",
+                  /*AfterFinding=*/true);
   }
 };
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include <fmt/format.h>
 
@@ -177,6 +178,13 @@ private:
              : "the threads split here; move one barrier after the point "
                "where the arms meet, or give each role its own named "
                "barrier with its thread count (bar.sync id, count)"});
+    // The code flow: the split, the other arm's barrier, this one.
+    addFlowStep(F, Branch.BranchLoc,
+                LanesApart ? "the lanes of a warp split here"
+                           : "the threads split here");
+    addFlowStep(
+        F, OtherLoc,
+        fmt::format("the threads of one arm wait at this '{}'", Other.Opcode));
     Out.report(std::move(F));
   }
 };

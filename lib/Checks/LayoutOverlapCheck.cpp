@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/Layout.h"
+#include "tmemcheck/Analysis/Lifecycle.h"
 
 #include <fmt/format.h>
 
@@ -109,8 +111,17 @@ public:
                            Y.Role == TmemRole::AOperand ? "A operand columns"
                                                         : "scale factors",
                            columns(Fill.Range))});
+          // The code flow, in program order: the alloc, the operand's
+          // writer, the accumulator's, the mma that reads the operand.
+          addEventFlowStep(F, *Fill.Site, Mma, F.Notes.back().Message);
           break;
         }
+      addAllocFlowStep(Ctx.lifecycle(), Mma, Mma, F);
+      if (X->Site != &Mma)
+        addEventFlowStep(F, *X->Site, Mma,
+                         fmt::format("a tcgen05.mma accumulates into "
+                                     "columns {}",
+                                     columns(X->Range)));
       Out.report(std::move(F));
     }
     // A tcgen05.cp of scale factors that spills into accumulator columns
@@ -140,6 +151,12 @@ public:
                       columns(X->Range), stageSuffix(*X)));
       F.Notes.push_back(
           {locationSeenFrom(*X->Site, *Y.Site), "the mma accumulating there"});
+      // The code flow, in program order: the alloc, the cp (the finding)
+      // and the mma's accumulation.
+      addAllocFlowStep(Ctx.lifecycle(), *Y.Site, *Y.Site, F);
+      addEventFlowStep(F, *X->Site, *Y.Site,
+                       fmt::format("a tcgen05.mma accumulates into columns {}",
+                                   columns(X->Range)));
       Out.report(std::move(F));
     }
   }

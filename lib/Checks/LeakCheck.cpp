@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
 
@@ -40,13 +41,24 @@ public:
                       "the kernel exits on some path; free it with "
                       "tcgen05.dealloc before every exit (rule A9)",
                       R.Name, Cols));
-      if (R.Deallocs.empty())
+      // The code flow: the alloc (the finding), then the first exit that
+      // leaves the columns allocated.
+      if (R.Deallocs.empty()) {
         F.Notes.push_back({G.EndLoc, "no tcgen05.dealloc frees this region "
                                      "before the kernel ends"});
-      else
-        for (const SourceLoc &Exit : L.leakingExits(R.Slot))
+        addFlowStep(F, G.EndLoc,
+                    "the kernel ends here with the columns allocated",
+                    /*AfterFinding=*/true);
+      } else {
+        for (const SourceLoc &Exit : L.leakingExits(R.Slot)) {
+          if (F.FlowSteps.empty())
+            addFlowStep(F, Exit,
+                        "the kernel exits here with the columns allocated",
+                        /*AfterFinding=*/true);
           F.Notes.push_back(
               {Exit, "the kernel can exit here with the columns allocated"});
+        }
+      }
       Out.report(std::move(F));
     }
   }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
 #include "tmemcheck/Analysis/ReuseOrdering.h"
@@ -69,6 +70,18 @@ public:
             "§5.3; bug class 32)",
             Write, Region);
       Finding F = makeKernelLevelFinding(G, *R.Write, std::move(Message));
+      std::string Reader = kindName(R.Reader->Op->Kind).str();
+      // The code flow: this thread hands the columns over, the other
+      // threads read them (and signal), the write comes round again.
+      addFlowStep(F, locationSeenFrom(*R.Handoff, *R.Write),
+                  "this thread hands the columns to the other threads here");
+      addFlowStep(
+          F, locationSeenFrom(*R.Reader, *R.Write),
+          fmt::format("the other threads' tcgen05.{} reads them", Reader));
+      if (R.Release)
+        addFlowStep(F, locationSeenFrom(*R.Release, *R.Write),
+                    "they signal here that they are done; the writer does "
+                    "not wait for it");
       F.Notes.push_back(
           {locationSeenFrom(*R.Reader, *R.Write),
            fmt::format("the tcgen05.{} of the other threads is here",

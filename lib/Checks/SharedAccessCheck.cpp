@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllChecks.h"
+#include "FlowSteps.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
 
@@ -100,6 +101,32 @@ private:
                                      R.Name)});
   }
 
+  /// The code flow, in program order, of a TMEM address used as a shared
+  /// one: the alloc that stores it into the slot, the last read of the slot
+  /// before \p E (where the address is loaded), then \p E.
+  static void addAddressFlow(const KernelGraph &G, Finding &F, const Region &R,
+                             const Event &E) {
+    const Event *Alloc = nullptr;
+    for (const Event *A : R.Allocs)
+      if (!Alloc || A->Id < E.Id)
+        Alloc = A;
+    if (Alloc)
+      addEventFlowStep(F, *Alloc, E,
+                       fmt::format("tcgen05.alloc stores the TMEM address "
+                                   "into '{}'",
+                                   R.Name));
+    const Event *Read = nullptr;
+    G.forEachEvent([&](const Event &X) {
+      if (X.K == Event::Kind::SlotRead && X.Slot == R.Slot && X.Id < E.Id &&
+          (!Read || X.Id > Read->Id))
+        Read = &X;
+    });
+    if (Read)
+      addEventFlowStep(
+          F, *Read, E,
+          fmt::format("the TMEM address is read from '{}' here", R.Name));
+  }
+
   /// A TMEM address in operand \p K of \p E, which addresses shared or
   /// generic memory there.
   bool reportTmemAsShared(const KernelGraph &G, const LifecycleAnalysis &L,
@@ -135,6 +162,7 @@ private:
           E.Shared && E.Shared->Generic ? "generic" : "shared-memory");
     Finding F = makeKernelLevelFinding(G, E, std::move(Message));
     addAllocNote(F, *R, E);
+    addAddressFlow(G, F, *R, E);
     Out.report(std::move(F));
     return true;
   }
@@ -185,6 +213,14 @@ private:
                               "its address in PTX) and pass that value",
                               R->Name)});
       addAllocNote(F, *R, E);
+      // The code flow: the alloc that stores the TMEM address into the
+      // slot whose own address is passed here.
+      if (!R->Allocs.empty())
+        addEventFlowStep(F, *R->Allocs.front(), E,
+                         fmt::format("tcgen05.alloc stores the TMEM address "
+                                     "into '{}'; its shared-memory address "
+                                     "is not it",
+                                     R->Name));
       Out.report(std::move(F));
       return;
     }

@@ -227,11 +227,17 @@ void writeRegionMap(raw_ostream &OS, const RegionReport &RR,
                       "stroke=\"#212529\" stroke-dasharray=\"4 4\" "
                       "stroke-opacity=\"0.5\"/>\n",
                       Left, Top + Q * MapHeight / 4, Left + MapWidth);
+  // The lane ranges right-aligned before the map, and the axis title
+  // turned along it: "lanes 96-127" in one line would not fit in Left.
   for (int Q = 0; Q < 4; ++Q)
-    OS << fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\" "
-                      "text-anchor=\"end\">lanes {}-{}</text>\n",
+    OS << fmt::format("<text class=\"lane-label\" x=\"{}\" y=\"{}\" "
+                      "font-size=\"11\" text-anchor=\"end\">{}-{}</text>\n",
                       Left - 6, Top + Q * MapHeight / 4 + MapHeight / 8 + 4,
                       Q * 32, Q * 32 + 31);
+  OS << fmt::format("<text x=\"{0}\" y=\"{1}\" font-size=\"11\" "
+                    "text-anchor=\"middle\" "
+                    "transform=\"rotate(-90 {0} {1})\">lanes</text>\n",
+                    14, Top + MapHeight / 2);
   for (int64_t C = 0; C <= TmemColumns; C += 64)
     OS << fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
                       "stroke=\"#212529\"/><text x=\"{0}\" y=\"{3}\" "
@@ -294,6 +300,7 @@ void writeHtmlReport(raw_ostream &OS, const std::vector<HtmlKernel> &Kernels,
         "svg text{font-family:sans-serif}\n"
         "table{border-collapse:collapse;margin:8px 0 24px}\n"
         "td,th{border:1px solid #ced4da;padding:3px 8px;text-align:left}\n"
+        ".findings code{white-space:nowrap}\n"
         ".swatch{display:inline-block;width:12px;height:12px;margin-right:4px;"
         "vertical-align:middle}\n"
         "</style></head><body>\n<h1>TMEM plan</h1>\n"

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 using namespace llvm;
 
@@ -130,17 +131,20 @@ struct LocationWriter {
   }
 
   /// SARIF physicalLocation: the artifact and, for a valid position, the
-  /// region of the code there (SourceExtent), or its start alone when the
-  /// text cannot be read.
+  /// region of the code there: up to the end the front end gave it, else
+  /// up to the end of the instruction of a .ptx file (ptxExtentAt), else
+  /// its start alone.
   json::Object physicalLocation(const SourceLoc &L) {
     json::Object Phys{{"artifactLocation", artifactLocation(L.File)}};
     if (!L.isValid() || L.Column == 0)
       return Phys;
-    if (std::optional<SourceExtent> E = extentAt(Files, L))
+    if (L.hasEnd())
+      Phys["region"] = region(L.File, {L.Line, L.Column},
+                              LineColumn{L.EndLine, L.EndColumn});
+    else if (std::optional<SourceExtent> E = ptxExtentAt(Files, L))
       Phys["region"] = region(L.File, E->Begin, E->End);
     else
-      Phys["region"] =
-          json::Object{{"startLine", L.Line}, {"startColumn", L.Column}};
+      Phys["region"] = region(L.File, {L.Line, L.Column}, std::nullopt);
     return Phys;
   }
 
@@ -194,12 +198,15 @@ std::string linkText(StringRef Text) {
   return Out;
 }
 
-/// SARIF `codeFlows` of a finding whose notes name the events that run
-/// before it on the path it describes (FindingNote::Order): one thread flow
-/// through those events in program order, then the finding's own, e.g.
-/// alloc -> dealloc -> the load after it. Empty without such notes.
+/// SARIF `codeFlows` of a finding with a timeline: the notes that name
+/// events run before it on the path it describes (FindingNote::Order) and
+/// its FlowSteps, in Order, the finding itself after them and before the
+/// steps that follow it (FindingNote::AfterFinding): e.g. alloc -> dealloc
+/// -> the load after it, or a leaked alloc -> the exit. One thread flow,
+/// within GitHub's limit on its locations. Empty without such steps.
 json::Array codeFlows(const Finding &F, LocationWriter &W) {
   struct Step {
+    bool After;
     unsigned Order;
     const SourceLoc *Loc;
     std::string Message;
@@ -207,21 +214,23 @@ json::Array codeFlows(const Finding &F, LocationWriter &W) {
   std::vector<Step> Steps;
   for (const FindingNote &N : F.Notes)
     if (N.Order && N.Loc.isValid())
-      Steps.push_back({*N.Order, &N.Loc, N.Message});
-  if (Steps.empty())
-    return {};
-  // The timeline's earlier events (the alloc), unless a note names them.
+      Steps.push_back({false, *N.Order, &N.Loc, N.Message});
+  // The timeline's other events, unless a note names them.
   for (const FindingNote &N : F.FlowSteps)
     if (N.Order && N.Loc.isValid() &&
         llvm::none_of(Steps, [&](const Step &S) { return *S.Loc == N.Loc; }))
-      Steps.push_back({*N.Order, &N.Loc, N.Message});
+      Steps.push_back({N.AfterFinding, *N.Order, &N.Loc, N.Message});
+  if (Steps.empty())
+    return {};
   std::stable_sort(
-      Steps.begin(), Steps.end(),
-      [](const Step &A, const Step &B) { return A.Order < B.Order; });
-  // GitHub shows MaxThreadFlowLocations; the finding itself is the last.
+      Steps.begin(), Steps.end(), [](const Step &A, const Step &B) {
+        return std::tie(A.After, A.Order) < std::tie(B.After, B.Order);
+      });
+  // GitHub shows MaxThreadFlowLocations; the finding is always among them.
   if (Steps.size() >= SarifLimits::MaxThreadFlowLocations)
     Steps.resize(SarifLimits::MaxThreadFlowLocations - 1);
-  Steps.push_back({0, &F.Loc, "the finding: " + F.Message});
+  auto FirstAfter = llvm::find_if(Steps, [](const Step &S) { return S.After; });
+  Steps.insert(FirstAfter, {false, 0, &F.Loc, "the finding: " + F.Message});
   json::Array Locations;
   for (size_t I = 0; I < Steps.size(); ++I)
     Locations.push_back(
@@ -229,12 +238,22 @@ json::Array codeFlows(const Finding &F, LocationWriter &W) {
                      {"executionOrder", static_cast<int64_t>(I) + 1}});
   return json::Array{json::Object{
       {"message",
-       json::Object{{"text", "The events that lead to the finding, in the "
-                             "order they run on the path it describes (in a "
-                             "loop, an event may run on an earlier "
-                             "iteration), then the finding."}}},
+       json::Object{{"text", "The events of the finding's timeline in the "
+                             "order they run (in a loop, an event may run on "
+                             "an earlier iteration; other threads' events "
+                             "where they interleave), the finding among "
+                             "them."}}},
       {"threadFlows",
        json::Array{json::Object{{"locations", std::move(Locations)}}}}}};
+}
+
+/// The JSON report's "endLine"/"endColumn" (byte column, exclusive) of a
+/// position whose end the front end gave.
+void addEnd(json::Object &O, const SourceLoc &L) {
+  if (!L.hasEnd())
+    return;
+  O["endLine"] = L.EndLine;
+  O["endColumn"] = L.EndColumn;
 }
 
 StringRef sarifLevel(Severity S) {
@@ -256,26 +275,28 @@ void writeJsonReport(raw_ostream &OS, const std::vector<Finding> &Findings,
   json::Array Out;
   for (const Finding &F : Findings) {
     json::Array Notes;
-    for (const FindingNote &N : F.Notes)
-      Notes.push_back(json::Object{{"file", N.Loc.File},
-                                   {"line", N.Loc.Line},
-                                   {"column", N.Loc.Column},
-                                   {"message", N.Message}});
+    for (const FindingNote &N : F.Notes) {
+      json::Object Note{{"file", N.Loc.File},
+                        {"line", N.Loc.Line},
+                        {"column", N.Loc.Column},
+                        {"message", N.Message}};
+      addEnd(Note, N.Loc);
+      Notes.push_back(std::move(Note));
+    }
     json::Array Fixes;
     for (const FixIt &Fix : F.Fixes)
       Fixes.push_back(json::Object{{"file", Fix.File},
                                    {"offset", Fix.Offset},
                                    {"length", Fix.Length},
                                    {"replacement", Fix.Text}});
-    Out.push_back(json::Object{{"check", F.CheckName},
-                               {"severity", severityName(F.Level)},
-                               {"file", F.Loc.File},
-                               {"line", F.Loc.Line},
-                               {"column", F.Loc.Column},
-                               {"message", F.Message},
-                               {"kernel", F.Kernel},
-                               {"notes", std::move(Notes)},
-                               {"fixes", std::move(Fixes)}});
+    json::Object Entry{
+        {"check", F.CheckName},     {"severity", severityName(F.Level)},
+        {"file", F.Loc.File},       {"line", F.Loc.Line},
+        {"column", F.Loc.Column},   {"message", F.Message},
+        {"kernel", F.Kernel},       {"notes", std::move(Notes)},
+        {"fixes", std::move(Fixes)}};
+    addEnd(Entry, F.Loc);
+    Out.push_back(std::move(Entry));
   }
   json::Array Kernels;
   for (const KernelVerdict &V : Verdicts) {

@@ -34,6 +34,10 @@ struct FindingNote {
   /// exit) and for events not ordered before it (another thread's access
   /// racing with it, an alloc on another path).
   std::optional<unsigned> Order;
+  /// For a step of Finding::FlowSteps: it runs after the finding's own
+  /// event (the exit a leaked region reaches, the cluster barrier that comes
+  /// only after a pair's alloc); the code flow lists it after the finding.
+  bool AfterFinding = false;
 };
 
 /// One edit of a fix-it: replace Length bytes at byte Offset of File by
@@ -58,8 +62,13 @@ struct Finding {
   SourceLoc Loc;
   std::string Message;
   std::vector<FindingNote> Notes;
-  /// Earlier events of the timeline that only SARIF's code flow shows (not
-  /// printed as notes): the alloc of the region the finding is about.
+  /// Steps of the finding's timeline that only SARIF's code flow shows
+  /// (not printed as notes), each with Order set: the alloc of the region
+  /// an ordering finding is about (Order: the event's program order, merged
+  /// with the notes'), or, for a finding whose story is not one thread's
+  /// program order (a hand-off, another thread's read, the rewrite), every
+  /// step in the order the check tells it (Order: the step's position,
+  /// addFlowStep in lib/Checks/FlowSteps.h).
   std::vector<FindingNote> FlowSteps;
   std::string Kernel; ///< the kernel the finding was found in (for reports).
   /// The baseline fingerprint (Fingerprinter), when the output carries one:

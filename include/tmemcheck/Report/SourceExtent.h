@@ -1,10 +1,11 @@
 //===- SourceExtent.h - Where a finding's code ends -------------*- C++ -*-===//
 //
-// Part of tmemcheck. Findings carry only the position where their code
-// starts; code-scanning services underline a whole region (SARIF's
-// endLine/endColumn) and count columns in UTF-16 code units, while Clang
-// and the PTX front end count bytes. This recovers the end of the code at
-// a position from the file's text and converts byte columns.
+// Part of tmemcheck. Code-scanning services underline a whole region
+// (SARIF's endLine/endColumn) and count columns in UTF-16 code units, while
+// Clang and the PTX front end count bytes. The C++ front end knows where its
+// code ends (SourceLoc::EndLine); this recovers the end of a PTX
+// instruction of a .ptx file from the file's text, and converts byte
+// columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,25 +28,13 @@ struct SourceExtent {
   LineColumn End;
 };
 
-/// The code at \p Loc as far as the text shows it:
-///   - in a PTX file (.ptx), the instruction, up to and including the `;`
-///     that ends it on its line (without a `;`, the rest of the line
-///     before any comment);
-///   - inside a string literal (the PTX template of an asm statement,
-///     where findings on inline asm point), the instruction up to and
-///     including its `;`, else up to the literal's closing quote;
-///   - in C/C++/CUDA, the token at Loc; when the token starts a call or a
-///     member access chain (`tmem_ld(r, a)`, `alloc.free(p, 32)`,
-///     `cute::TMEM::Allocator1Sm{}.allocate(...)`), the whole call up to
-///     its closing parenthesis (lines after Loc's included, at most
-///     MaxExtentLines); a string literal (an asm statement's template) up
-///     to its closing quote.
-/// Nullopt when the file or the line cannot be read or Loc is past its
-/// line's end.
-std::optional<SourceExtent> extentAt(SourceFiles &Files, const SourceLoc &Loc);
-
-/// How many lines a call's extent may span.
-constexpr unsigned MaxExtentLines = 64;
+/// The PTX instruction at \p Loc of a .ptx file, up to and including the
+/// `;` that ends it on its line (without a `;`, the rest of the line before
+/// any comment). Nullopt for other files (the C++ front end gives its
+/// positions their ends from Clang's source ranges, SourceLoc::EndLine), or
+/// when the file or the line cannot be read or Loc is past its line's end.
+std::optional<SourceExtent> ptxExtentAt(SourceFiles &Files,
+                                        const SourceLoc &Loc);
 
 /// The text of line \p Line of \p Path, without its line break.
 std::optional<llvm::StringRef> lineText(SourceFiles &Files,

@@ -286,7 +286,8 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
                  Limits.MaxEventsPerKernel);
   Graph.Name = functionName(Kernel);
   Graph.Symbol = symbolOf(Kernel);
-  Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Kernel->getLocation());
+  Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                          SourceRange(Kernel->getLocation()));
   Graph.IsPattern = IsPattern;
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
     if (const Expr *Min = LB->getMinBlocks())
@@ -299,7 +300,8 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
         }
   Facts.beginKernel(Kernel, Graph);
   if (const Stmt *Body = Kernel->getBody())
-    Graph.EndLoc = toSourceLoc(Ctx.getSourceManager(), Body->getEndLoc());
+    Graph.EndLoc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                               SourceRange(Body->getEndLoc()));
 
   auto Root = std::make_unique<Frame>();
   Root->Function = Kernel;
@@ -428,8 +430,8 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
           if (std::optional<uint64_t> N =
                   LoopTripCounter::constantTripCount(*For, Ctx))
             Blk.LoopRunsAtLeastOnce = *N >= 1 && B->succ_size() == 2;
-        Blk.BranchLoc =
-            toSourceLoc(Ctx.getSourceManager(), CondExpr->getBeginLoc());
+        Blk.BranchLoc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                                    CondExpr->getSourceRange());
         bool Invalid = false;
         llvm::StringRef Text = Lexer::getSourceText(
             CharSourceRange::getTokenRange(CondExpr->getSourceRange()),
@@ -516,7 +518,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       Op.IsArrive = *Arrive;
       E.Sync = Op;
       E.Opcode = Callee->getName().str() + "()";
-      E.Loc = toSourceLoc(SM, CE->getBeginLoc());
+      E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), CE->getSourceRange());
       E.Stack = F.Stack;
       E.Statement = Facts.statementOf(CE, F);
       addEvent(Cur, std::move(E));
@@ -541,7 +543,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       E.Sync = SyncOp{SyncOpKind::BarrierSync};
       E.Sync->Aligned = true; // nvcc: bar.sync 0
       E.Opcode = "__syncthreads()";
-      E.Loc = toSourceLoc(SM, CE->getBeginLoc());
+      E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), CE->getSourceRange());
       E.Stack = F.Stack;
       E.Statement = Facts.statementOf(CE, F);
       addEvent(Cur, std::move(E));
@@ -567,7 +569,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       if (uint64_t Id = Eval.variableIdentity(Arg, F, &Name)) {
         Event E;
         E.K = Event::Kind::VariableRead;
-        E.Loc = toSourceLoc(SM, Arg->getBeginLoc());
+        E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), Arg->getSourceRange());
         E.Stack = F.Stack;
         E.Statement = Facts.statementOf(CC, F);
         E.VariableId = Id;
@@ -609,7 +611,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   if (isa<ReturnStmt>(S) && !F.Parent) {
     Event E;
     E.K = Event::Kind::Return;
-    E.Loc = toSourceLoc(SM, S->getBeginLoc());
+    E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), S->getSourceRange());
     addEvent(Cur, std::move(E));
     return Cur;
   }
@@ -626,7 +628,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       if (uint64_t Slot = Eval.slotIdentity(Sub, F, &Name)) {
         Event E;
         E.K = Event::Kind::SlotRead;
-        E.Loc = toSourceLoc(SM, Sub->getBeginLoc());
+        E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), Sub->getSourceRange());
         E.Stack = F.Stack;
         E.Slot = Slot;
         E.VariableName = Name;
@@ -646,7 +648,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       return Cur;
     Event E;
     E.K = Event::Kind::VariableRead;
-    E.Loc = toSourceLoc(SM, Sub->getBeginLoc());
+    E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), Sub->getSourceRange());
     E.Stack = F.Stack;
     E.Statement = Facts.statementOf(IC, F);
     E.VariableId = Id;
@@ -722,7 +724,10 @@ void GraphBuilder::addPointerUse(const Expr *Pointer, llvm::StringRef What,
   E.K = Event::Kind::SharedAccess;
   E.Shared = SharedAccessOp{{0}, /*Generic=*/What == "dereference"};
   E.Opcode = What.str();
-  E.Loc = toSourceLoc(Ctx.getSourceManager(), Loc);
+  E.Loc = Site && Site->getBeginLoc() == Loc
+              ? toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                            Site->getSourceRange())
+              : toSourceLoc(Ctx.getSourceManager(), Loc);
   E.Stack = F.Stack;
   E.Statement = Facts.statementOf(Site, F);
   E.Operands.push_back(std::move(V));
@@ -754,7 +759,8 @@ void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
   E.Op = M.Op;
   E.Opcode = M.Name;
   E.Guarded = M.ElectsInside;
-  E.Loc = toSourceLoc(Ctx.getSourceManager(), CE->getBeginLoc());
+  E.Loc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                      CE->getSourceRange());
   E.Stack = F.Stack;
   E.Statement = Facts.statementOf(CE, F);
   if (M.Op.Kind == TmemOpKind::Load)
@@ -1092,8 +1098,14 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
   NF->Stack = F.Stack;
+  // The call site spans the call expression when it starts there (not a
+  // destructor run at the end of a scope).
   NF->Stack.push_back(
-      {qualifiedName(Def), toSourceLoc(Ctx.getSourceManager(), CallLoc)});
+      {qualifiedName(Def),
+       CallStmt && CallStmt->getBeginLoc() == CallLoc
+           ? toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                         CallStmt->getSourceRange())
+           : toSourceLoc(Ctx.getSourceManager(), CallLoc)});
   const Frame &Ref = *NF;
   Frames.push_back(std::move(NF));
   // A constructor's member initialisers and the `this->f = v` statements of
@@ -1172,22 +1184,34 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   // only (the rest point at the asm statement) instead of quadratic time.
   constexpr unsigned ExactLocationBudget = 4;
   unsigned LocationsComputed = 0;
-  auto LocOfByte = [&](unsigned Offset) {
-    if (Literal && Literal->isOrdinary() && Offset < Literal->getByteLength() &&
+  // The text of bytes [Offset, Offset + Length) of the template, or the
+  // whole statement when their place in the literal is not computed.
+  auto LocOfBytes = [&](unsigned Offset, unsigned Length) {
+    const LangOptions &LO = Ctx.getLangOpts();
+    if (Literal && Literal->isOrdinary() && Length > 0 &&
+        Offset + Length <= Literal->getByteLength() &&
         (Literal->getByteLength() < 65536 ||
-         LocationsComputed++ < ExactLocationBudget))
-      return toSourceLoc(SM, Literal->getLocationOfByte(Offset, SM,
-                                                        Ctx.getLangOpts(),
-                                                        Ctx.getTargetInfo()));
-    return toSourceLoc(SM, S.getAsmLoc());
+         LocationsComputed++ < ExactLocationBudget)) {
+      auto At = [&](unsigned Byte) {
+        return Literal->getLocationOfByte(Byte, SM, LO, Ctx.getTargetInfo());
+      };
+      // Just past the last byte (never an escape sequence: the last
+      // character of an operand or the `;`).
+      return toSourceLoc(
+          SM, LO,
+          CharSourceRange::getCharRange(
+              At(Offset), At(Offset + Length - 1).getLocWithOffset(1)));
+    }
+    return toSourceLoc(SM, LO, S.getSourceRange());
   };
 
   // Asm that is not about tcgen05 (address conversions, mbarriers) may use
   // PTX this parser does not know; only tcgen05 text deserves a remark.
   if (Template.find("tcgen05") != std::string::npos)
     for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics) {
-      Remarks.push_back({LocOfByte(PD.Range.Offset),
-                         "cannot parse inline asm: " + PD.Message});
+      Remarks.push_back(
+          {LocOfBytes(PD.Range.Offset, std::max(PD.Range.Length, 1u)),
+           "cannot parse inline asm: " + PD.Message});
       if (!D.Unreadable)
         D.Unreadable = Remarks.back().Loc;
     }
@@ -1195,8 +1219,9 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
     std::vector<ptx::ParseDiagnostic> Diags;
     std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
     for (const ptx::ParseDiagnostic &PD : Diags) {
-      Remarks.push_back({LocOfByte(PD.Range.Offset),
-                         "cannot decode '" + I.Opcode + "': " + PD.Message});
+      Remarks.push_back(
+          {LocOfBytes(PD.Range.Offset, std::max(PD.Range.Length, 1u)),
+           "cannot decode '" + I.Opcode + "': " + PD.Message});
       if (!D.Unreadable)
         D.Unreadable = Remarks.back().Loc;
     }
@@ -1208,7 +1233,13 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
       Shared = decodeSharedAccess(I);
     if (!Op && !Sync && !Shared)
       continue;
-    SourceLoc Loc = LocOfByte(I.OpcodeRange.Offset);
+    // From the opcode to the instruction's `;`.
+    unsigned End = I.Range.Offset + I.Range.Length;
+    if (End < Template.size() && Template[End] == ';')
+      ++End;
+    SourceLoc Loc = LocOfBytes(I.OpcodeRange.Offset,
+                               std::max(End, I.OpcodeRange.Offset + 1) -
+                                   I.OpcodeRange.Offset);
     D.Instrs.push_back(
         {std::move(I), std::move(Op), Sync, std::move(Loc), std::move(Shared)});
   }
@@ -1301,7 +1332,8 @@ void GraphBuilder::addUserModeledCall(const UserApiModelTable::Entry &M,
                                       const CallExpr *CE,
                                       llvm::ArrayRef<const Expr *> Args,
                                       unsigned Cur, const Frame &F) {
-  SourceLoc Loc = toSourceLoc(Ctx.getSourceManager(), CE->getBeginLoc());
+  SourceLoc Loc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                              CE->getSourceRange());
   std::vector<DecodedAsm::Instr> Instrs;
   for (const ModeledInstruction &MI : M.Instructions)
     Instrs.push_back({MI.I, MI.Op, MI.Sync, Loc});

@@ -612,21 +612,6 @@ ThreadValuesPtr combineTables(BinaryOperatorKind Op, const ThreadValues &LT,
 
 bool isSlotType(QualType T) { return isSlotTypeImpl(T); }
 
-SourceLoc toSourceLoc(const SourceManager &SM, SourceLocation Loc) {
-  SourceLoc Out;
-  if (Loc.isInvalid())
-    return Out;
-  SourceLocation FileLoc = SM.getFileLoc(Loc);
-  PresumedLoc P = SM.getPresumedLoc(FileLoc);
-  if (P.isInvalid())
-    return Out;
-  Out.File = P.getFilename();
-  Out.Line = P.getLine();
-  Out.Column = P.getColumn();
-  Out.InSystemHeader = SM.isInSystemHeader(FileLoc);
-  return Out;
-}
-
 void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
   if (!FD || !ScannedFunctions.insert(FD).second)
     return;

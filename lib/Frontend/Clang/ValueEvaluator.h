@@ -10,6 +10,7 @@
 #ifndef TMEMCHECK_LIB_FRONTEND_CLANG_VALUEEVALUATOR_H
 #define TMEMCHECK_LIB_FRONTEND_CLANG_VALUEEVALUATOR_H
 
+#include "ClangSourceLoc.h"
 #include "ElectionAsm.h"
 
 #include "tmemcheck/Analysis/KernelGraph.h"
@@ -52,10 +53,6 @@ struct Frame {
   std::vector<CallFrame> Stack; ///< call sites, outermost first.
   unsigned depth() const { return Stack.size(); }
 };
-
-/// Converts Clang source locations to front-end independent ones.
-SourceLoc toSourceLoc(const clang::SourceManager &SM,
-                      clang::SourceLocation Loc);
 
 /// True for the types a shared-memory slot holding a TMEM address has.
 bool isSlotType(clang::QualType T);
