@@ -270,32 +270,25 @@ LifecycleAnalysis::RoleConditions
 LifecycleAnalysis::conditionsBelow(unsigned Block, unsigned Role) const {
   RoleConditions Conds;
   const std::vector<unsigned> &Above = CD.allControllers(Role);
-  std::set<unsigned> Seen{Block};
-  std::vector<unsigned> Work{Block};
-  while (!Work.empty()) {
-    unsigned X = Work.back();
-    Work.pop_back();
-    for (auto [C, K] : CD.controllingArms(X)) {
-      if (C == Role || std::binary_search(Above.begin(), Above.end(), C))
-        continue;
-      if (Seen.insert(C).second)
-        Work.push_back(C);
-      const tmemcheck::Block &Br = G.Blocks[C];
-      // Warp and lane tests select threads, not CTAs: the arms are merged
-      // per thread route anyway.
-      if (Br.BranchUniformity &&
-          (*Br.BranchUniformity == Uniformity::WarpUniform ||
-           *Br.BranchUniformity == Uniformity::ThreadVariant))
-        continue;
-      // A value key is the same in every iteration, so a loop guard on it
-      // (`if (tile_valid)` around a rotated loop) is a condition like any.
-      if (Br.BranchUniformity == Uniformity::CtaUniform &&
-          Br.BranchKeyIsValue && !Br.BranchKey.empty())
-        Conds.Keyed.insert({Br.BranchKey, K});
-      else
-        Conds.Unkeyed = true; // a flag set in a loop, a value from memory
-    }
-  }
+  CD.forEachControllingArm(Block, [&](unsigned C, unsigned K) {
+    if (C == Role || std::binary_search(Above.begin(), Above.end(), C))
+      return false;
+    const tmemcheck::Block &Br = G.Blocks[C];
+    // Warp and lane tests select threads, not CTAs: the arms are merged
+    // per thread route anyway.
+    if (Br.BranchUniformity &&
+        (*Br.BranchUniformity == Uniformity::WarpUniform ||
+         *Br.BranchUniformity == Uniformity::ThreadVariant))
+      return true;
+    // A value key is the same in every iteration, so a loop guard on it
+    // (`if (tile_valid)` around a rotated loop) is a condition like any.
+    if (Br.BranchUniformity == Uniformity::CtaUniform && Br.BranchKeyIsValue &&
+        !Br.BranchKey.empty())
+      Conds.Keyed.insert({Br.BranchKey, K});
+    else
+      Conds.Unkeyed = true; // a flag set in a loop, a value from memory
+    return true;
+  });
   return Conds;
 }
 
@@ -434,18 +427,11 @@ LifecycleAnalysis::threadRoute(unsigned From, unsigned To) const {
     for (unsigned K = 0; K < Br.Succs.size(); ++K)
       if (Br.Succs[K] == To)
         Route.insert({From, K});
-  std::set<unsigned> Seen{From};
-  std::vector<unsigned> Work{From};
-  while (!Work.empty()) {
-    unsigned X = Work.back();
-    Work.pop_back();
-    for (auto [C, K] : CD.controllingArms(X)) {
-      if (ThreadDependent(C))
-        Route.insert({C, K});
-      if (Seen.insert(C).second)
-        Work.push_back(C);
-    }
-  }
+  CD.forEachControllingArm(From, [&](unsigned C, unsigned K) {
+    if (ThreadDependent(C))
+      Route.insert({C, K});
+    return true;
+  });
   return Route;
 }
 

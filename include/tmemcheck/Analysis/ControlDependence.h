@@ -43,6 +43,24 @@ public:
   /// branch, whether \p B runs.
   const std::vector<unsigned> &allControllers(unsigned B) const;
 
+  /// Calls \p Visit on every arm that \p B is control dependent on,
+  /// directly or through enclosing branches, each branch once; the walk
+  /// goes on above a branch only if \p Visit returns true for it.
+  template <typename Fn> void forEachControllingArm(unsigned B, Fn Visit) const {
+    std::vector<uint8_t> Seen(Arms.size(), 0);
+    Seen[B] = 1;
+    std::vector<unsigned> Work{B};
+    while (!Work.empty()) {
+      unsigned X = Work.back();
+      Work.pop_back();
+      for (auto [C, K] : Arms[X])
+        if (Visit(C, K) && !Seen[C]) {
+          Seen[C] = 1;
+          Work.push_back(C);
+        }
+    }
+  }
+
   /// Branches whose condition is not CTA-uniform and whose arms meet again
   /// at \p B (B is their immediate post-dominator), innermost first.
   llvm::ArrayRef<unsigned> divergentBranchesJoiningAt(unsigned B) const {
