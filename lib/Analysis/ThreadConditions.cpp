@@ -62,6 +62,77 @@ bool intervalAtom(const std::pair<std::string, unsigned> &Cond,
   return false;
 }
 
+/// The values for which \p Cond holds, as sorted disjoint ranges: what
+/// intervalAtom reads, `x != C`, and the PTX front end's warp sets
+/// (`%tid.x/32 in 8..11`, `%tid.x/32 in 0 1 2 3 12`) on either arm.
+bool valueRanges(const std::pair<std::string, unsigned> &Cond,
+                 std::string &Lhs,
+                 std::vector<std::pair<long long, long long>> &Ranges) {
+  const long long Min = LLONG_MIN / 2, Max = LLONG_MAX / 2;
+  long long Lo, Hi;
+  Ranges.clear();
+  if (intervalAtom(Cond, Lhs, Lo, Hi)) {
+    Ranges.push_back({Lo, Hi});
+    return true;
+  }
+  llvm::StringRef Text = Cond.first;
+  std::vector<std::pair<long long, long long>> Holds;
+  if (size_t Pos = Text.find(" in "); Pos != llvm::StringRef::npos) {
+    Lhs = Text.take_front(Pos).trim().str();
+    llvm::SmallVector<llvm::StringRef, 16> Parts;
+    Text.drop_front(Pos + 4).split(Parts, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef P : Parts) {
+      auto [A, B] = P.split("..");
+      long long X = 0, Y = 0;
+      if (A.getAsInteger(0, X) || (!B.empty() && B.getAsInteger(0, Y)))
+        return false;
+      Holds.push_back({X, B.empty() ? X : Y});
+    }
+  } else {
+    // `x == C` on its false arm, `x != C` on its true arm (intervalAtom
+    // reads the other two): every value but C.
+    bool Eq = Text.contains("=="), Ne = Text.contains("!=");
+    if (Eq == Ne)
+      return false;
+    size_t At = Text.find(Eq ? "==" : "!=");
+    long long C;
+    Lhs = Text.take_front(At).trim("() ").str();
+    if (Lhs.empty() || Text.drop_front(At + 2).trim("() ").getAsInteger(0, C))
+      return false;
+    if ((Cond.second == 0) == Eq)
+      Ranges = {{C, C}};
+    else
+      Ranges = {{Min, C - 1}, {C + 1, Max}};
+    return true;
+  }
+  if (Lhs.empty() || Holds.empty())
+    return false;
+  std::sort(Holds.begin(), Holds.end());
+  if (Cond.second == 0) {
+    Ranges = std::move(Holds);
+    return true;
+  }
+  // The false arm: the complement.
+  long long Next = Min;
+  for (auto [A, B] : Holds) {
+    if (A > Next)
+      Ranges.push_back({Next, A - 1});
+    Next = std::max(Next, B + 1);
+  }
+  if (Next <= Max)
+    Ranges.push_back({Next, Max});
+  return true;
+}
+
+bool rangesMeet(const std::vector<std::pair<long long, long long>> &A,
+                const std::vector<std::pair<long long, long long>> &B) {
+  for (auto [LoA, HiA] : A)
+    for (auto [LoB, HiB] : B)
+      if (LoA <= HiB && LoB <= HiA)
+        return true;
+  return false;
+}
+
 /// Role tests of a template pattern compare the warp index with values
 /// that depend on template parameters (`warp_idx == 0` against
 /// `warp_idx >= kNumNonEpilogueThreads / 32`). Kernels write role chains
@@ -168,6 +239,24 @@ bool ThreadConditions::compatible(const Conditions &CA, const Conditions &CB) {
         return false;
     }
   return true;
+}
+
+bool ThreadConditions::exclusive(unsigned A, unsigned B) {
+  if (!compatible(A, B))
+    return true;
+  // The warps each can run in (the block shape closes the complements).
+  auto WA = warpRange(A), WB = warpRange(B);
+  if (WA && WB && (WA->second < WB->first || WB->second < WA->first))
+    return true;
+  for (const auto &X : of(A))
+    for (const auto &Y : of(B)) {
+      std::string LX, LY;
+      std::vector<std::pair<long long, long long>> RX, RY;
+      if (valueRanges(X, LX, RX) && valueRanges(Y, LY, RY) && LX == LY &&
+          !rangesMeet(RX, RY))
+        return true;
+    }
+  return false;
 }
 
 const ThreadConditions::Conditions &ThreadConditions::anyRouteOf(unsigned B) {

@@ -40,6 +40,14 @@ public:
   /// the two arms of one condition).
   bool compatible(unsigned A, unsigned B);
 
+  /// True if no thread runs both blocks, with complements and warp sets
+  /// read too (`x == 1` false against `x == 0` false: warp 0 against warp
+  /// 1 of a two-warp block; `%tid.x/32 in 0..3 8..15` false against
+  /// `== 12`). compatible() compares only intervals; the hand-off analysis
+  /// is tuned to it (its "earlier wait" exemption), so the finer reading is
+  /// a separate question for now.
+  bool exclusive(unsigned A, unsigned B);
+
   /// True if some thread can run block \p A and take arm \p Cond.second of
   /// a branch on the condition text \p Cond.first.
   bool compatibleWith(unsigned A, const std::pair<std::string, unsigned> &Cond);
