@@ -101,6 +101,15 @@ struct Instance {
           C.push_back(X);
       return C;
     };
+    Code.ControllingArms = [this, K](unsigned B) {
+      std::vector<std::pair<unsigned, unsigned>> Arms;
+      CD->forEachControllingArm(B, [&](unsigned C, unsigned Arm) {
+        if (C < K)
+          Arms.push_back({C, Arm});
+        return true;
+      });
+      return Arms;
+    };
     Values = std::make_unique<RegisterValues>(Code, Shared, &KernelParams,
                                               llvm::StringMap<PtxValue>(), Ids);
   }
@@ -352,4 +361,36 @@ TEST(PtxRegisterValues, KernelParameterFieldsThroughItsAddress) {
   EXPECT_TRUE(F.reg("%r7").Key.empty());
   EXPECT_EQ(F.reg("%p1").V.Uniform, Uniformity::CtaUniform);
   EXPECT_EQ(F.reg("%p1").Key, F.reg("%p2").Key);
+}
+
+TEST(PtxRegisterValues, FlagOfARoleLoopIsCtaUniform) {
+  // `if (warp == 1) { allocated = 0; for (...) if (!allocated) {...;
+  // allocated = 1;} }`: the warp test decides whether a thread runs the
+  // loop at all, not which definition of the flag it sees; the flag is as
+  // uniform as the loop's CTA-uniform trip count makes it.
+  Instance F(R"(
+	.reg .pred 	%p<8>;
+	.reg .b32 	%r<16>;
+	mov.u32 	%r1, %tid.x;
+	shr.u32 	%r2, %r1, 5;
+	setp.ne.s32 	%p1, %r2, 1;
+	@%p1 bra 	$L__END;
+	ld.param.u32 	%r6, [n];
+	mov.u32 	%r10, %ctaid.x;
+	mov.u32 	%r11, 0;
+$L__LOOP:
+	setp.ge.u32 	%p6, %r10, %r6;
+	@%p6 bra 	$L__END;
+	setp.ne.s32 	%p7, %r11, 0;
+	@%p7 bra 	$L__NEXT;
+	mov.u32 	%r11, 1;
+$L__NEXT:
+	add.s32 	%r10, %r10, 1;
+	bra.uni 	$L__LOOP;
+$L__END:
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  EXPECT_EQ(F.reg("%p7").V.Uniform, Uniformity::CtaUniform);
+  EXPECT_EQ(F.reg("%r11").V.Uniform, Uniformity::CtaUniform);
 }

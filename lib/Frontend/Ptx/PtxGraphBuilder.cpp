@@ -376,6 +376,15 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
         C.push_back(X);
     return C;
   };
+  Code.ControllingArms = [&](unsigned B) {
+    std::vector<std::pair<unsigned, unsigned>> Arms;
+    LocalCD.forEachControllingArm(B, [&](unsigned C, unsigned Arm) {
+      if (C < K)
+        Arms.push_back({C, Arm});
+      return true;
+    });
+    return Arms;
+  };
 
   StringMap<std::string> Shared = ModuleShared;
   for (const ptx::VariableDecl &V : M.Variables)

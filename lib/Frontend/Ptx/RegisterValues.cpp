@@ -1614,9 +1614,36 @@ void RegisterValues::solve() {
     std::set<unsigned> Blocks;
     for (unsigned Idx : Entry.second)
       Blocks.insert(Code.BlockOf[Idx]);
+    // A branch that every definition is under through the same arm (the
+    // warp test around a role's loop) decides whether a thread defines the
+    // register, not which definition it sees.
+    std::set<std::pair<unsigned, unsigned>> Common;
+    if (Code.ControllingArms) {
+      bool First = true;
+      for (unsigned B : Blocks) {
+        std::vector<std::pair<unsigned, unsigned>> Arms =
+            Code.ControllingArms(B);
+        std::set<std::pair<unsigned, unsigned>> Here(Arms.begin(), Arms.end());
+        if (First) {
+          Common = std::move(Here);
+          First = false;
+          continue;
+        }
+        std::set<std::pair<unsigned, unsigned>> Both;
+        std::set_intersection(Common.begin(), Common.end(), Here.begin(),
+                              Here.end(), std::inserter(Both, Both.begin()));
+        Common = std::move(Both);
+      }
+    }
+    auto SharedByAll = [&](unsigned C) {
+      auto It = Common.lower_bound({C, 0});
+      return It != Common.end() && It->first == C;
+    };
     std::set<std::string> Preds;
     for (unsigned B : Blocks)
       for (unsigned C : Code.Controllers(B)) {
+        if (SharedByAll(C))
+          continue;
         int Br = Code.BranchOf[C];
         if (Br >= 0 && Code.Instructions[Br].Pred)
           Preds.insert(Code.Instructions[Br].Pred->Predicate.Text);

@@ -124,6 +124,10 @@ struct BlockShape {
 struct InstanceCode : ThreadFlowGraph {
   /// Blocks whose conditional branch decides whether block B runs.
   std::function<std::vector<unsigned>(unsigned B)> Controllers;
+  /// Every (branch, arm) that block B runs under, directly or through
+  /// enclosing branches; may be empty (unit tests), then unused.
+  std::function<std::vector<std::pair<unsigned, unsigned>>(unsigned B)>
+      ControllingArms;
   /// The kernel's block shape (for the kernel and every callee inlined in
   /// it).
   BlockShape Shape;
