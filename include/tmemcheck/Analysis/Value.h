@@ -9,6 +9,8 @@
 #ifndef TMEMCHECK_ANALYSIS_VALUE_H
 #define TMEMCHECK_ANALYSIS_VALUE_H
 
+#include "tmemcheck/Analysis/StageTerm.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -113,6 +115,17 @@ struct AbstractValue {
   /// TmemAddress whose ColumnOffset is unknown: the column offset is one of
   /// these (accumulator stages, `base + (tile % 2) * 128`); sorted.
   std::vector<int64_t> ColumnChoices;
+
+  /// The value as a function of one variable of the thread's program
+  /// (`tile % 2`, `(stage + 1) % 2`, `stage * 128`), when it is one.
+  std::optional<StageTerm> Term;
+  /// SlotAddress of an array element: which element, as a term (a
+  /// constant index, or `stage` of `&tmem_empty[stage]`; in PTX the byte
+  /// offset from the run start). Tells the stages of one pipeline apart.
+  std::optional<StageTerm> ElementTerm;
+  /// TmemAddress whose column offset varies: the varying part as a term
+  /// (`base + stage * 128`), for matching it with a barrier element.
+  std::optional<StageTerm> ColumnTerm;
 
   bool isConstant() const { return Constant.has_value(); }
   bool isTmemAddress() const { return Address == AddressKind::TmemAddress; }

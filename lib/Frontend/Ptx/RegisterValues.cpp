@@ -403,6 +403,12 @@ void joinInto(PtxValue &A, const PtxValue &B) {
     if (X.ColumnOffset != Y.ColumnOffset)
       X.ColumnOffset.reset();
   }
+  if (X.Term != Y.Term)
+    X.Term.reset();
+  if (X.ElementTerm != Y.ElementTerm)
+    X.ElementTerm.reset();
+  if (X.ColumnTerm != Y.ColumnTerm)
+    X.ColumnTerm.reset();
   if (A.Key != B.Key)
     A.Key.clear();
   A.KeyOperations = std::max(A.KeyOperations, B.KeyOperations);
@@ -728,6 +734,8 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
                                PtxIdentities &Ids)
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
       Params(std::move(ParamBindings)), Ids(Ids) {
+  static unsigned NextInstanceKey = 0;
+  InstanceKey = ++NextInstanceKey;
   for (const ptx::Instruction &I : Code.Instructions) {
     DestsOf.push_back(destinations(I));
     SourcesOf.push_back(sources(I));
@@ -1048,6 +1056,11 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
     PtxValue P = reg(O.Text);
     if (P.V.Spelling.empty())
       P.V.Spelling = O.writtenName().str();
+    // A register set in several places (a loop counter, a stage carried
+    // round a loop): unknown, but one value at each point that reads it.
+    if (P.Defined && !P.V.Constant && !P.V.Term && !P.V.isSlotAddress() &&
+        !P.V.isTmemAddress() && hasSeveralDefinitions(O.Text))
+      P.V.Term = StageTerm::variable(Ids.variable(InstanceKey, O.Text));
     return P;
   }
   case ptx::Operand::Kind::Symbol:
@@ -1069,6 +1082,40 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   default:
     return unknownValue();
   }
+}
+
+/// The stage term of `Base d, L, R` when one operand is a term and the
+/// other a constant (StageTerm.h).
+static std::optional<StageTerm> binaryTerm(StringRef Base,
+                                           const AbstractValue &L,
+                                           const AbstractValue &R) {
+  bool Commutes = Base == "add" || Base == "mul" || Base == "and" ||
+                  Base == "xor";
+  const AbstractValue *T = L.Term && R.Constant ? &L : nullptr;
+  int64_t C = 0;
+  if (T)
+    C = *R.Constant;
+  else if (Commutes && R.Term && L.Constant) {
+    T = &R;
+    C = *L.Constant;
+  }
+  if (!T || T->Term->isConstant())
+    return std::nullopt;
+  if (Base == "add")
+    return T->Term->plus(C);
+  if (Base == "sub")
+    return T->Term->plus(-C);
+  if (Base == "mul")
+    return T->Term->times(C);
+  if (Base == "shl")
+    return T->Term->shiftedLeft(C);
+  if (Base == "rem")
+    return T->Term->modulo(C);
+  if (Base == "and")
+    return T->Term->masked(C);
+  if (Base == "xor")
+    return T->Term->xored(C);
+  return std::nullopt;
 }
 
 /// The value of a two-operand integer instruction `Base d, L, R`.
@@ -1123,6 +1170,15 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       S.V.SlotIndexed = true;
     else
       S.V.SlotRunStart.reset();
+    // `bars + 8 * stage`: the element as a term of the stage, in bytes
+    // from the run start (constant offsets move the run start).
+    if (!C.V.Constant)
+      S.V.ElementTerm =
+          !S.V.ElementTerm && Base == "add" && C.V.Term && !C.V.Term->isConstant()
+              ? C.V.Term
+              : std::nullopt;
+    else if (Base != "add")
+      S.V.ElementTerm.reset();
     S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
     S.V.Uniform = join(S.V.Uniform, C.V.Uniform);
     S.Key.clear();
@@ -1146,9 +1202,14 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
           P.V.LaneOffset = *B.V.LaneOffset + (C >> 16);
         if (B.V.ColumnOffset)
           P.V.ColumnOffset = *B.V.ColumnOffset + (C & 0xFFFF);
+        P.V.ColumnTerm = B.V.ColumnTerm;
       }
     } else if (A.LaneOnly && Base != "sub") {
       P.V.ColumnOffset = B.V.ColumnOffset;
+      P.V.ColumnTerm = B.V.ColumnTerm;
+    } else if (Base == "add" && !B.V.ColumnTerm && A.V.Term &&
+               !A.V.Term->isConstant()) {
+      P.V.ColumnTerm = A.V.Term; // `base + stage * 128`
     }
     // `base + (tid << 16)`: a uniform base moved by a lane-variant amount
     // (or the reverse). `base | x` only when the bits cannot meet: an
@@ -1215,6 +1276,8 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
     setCombinedKey(P, L, R, [&] {
       return ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
     });
+  if (!P.V.Constant && !Wide)
+    P.V.Term = binaryTerm(Base, L.V, R.V);
   // Bits 15..0 of the result are zero: a lane-field addend.
   if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
     P.LaneOnly = true;
