@@ -417,7 +417,7 @@ __global__ void wrong_stage_wait(float *out, uint64_t adesc, uint64_t bdesc,
 }
 // CHECK-NEXT: reuse-race.cu:62:17: note: 'tcgen05.mma.cta_group::1.kind::f16' is issued here, inside 'mma_ss'
 // CHECK-NEXT: reuse-race.cu:[[@LINE-12]]:7: note: the tcgen05.ld of the other threads is here
-// CHECK-NEXT: reuse-race.cu:[[@LINE-24]]:9: note: the columns are handed to them here, and the write comes round again after it
+// CHECK-NEXT: reuse-race.cu:[[@LINE-25]]:9: note: the columns are handed to them here, and the write comes round again after it
 // CHECK-NEXT: reuse-race.cu:[[@LINE-10]]:7: note: they signal 'tmem_empty[]' here; wait on it before the write
 
 // The MMA warp waits on the shared-memory pipeline's "empty" barrier of
@@ -466,7 +466,7 @@ __global__ void unrelated_pipeline_wait(float *out, uint64_t adesc,
 }
 // CHECK-NEXT: reuse-race.cu:62:17: note: 'tcgen05.mma.cta_group::1.kind::f16' is issued here, inside 'mma_ss'
 // CHECK-NEXT: reuse-race.cu:[[@LINE-12]]:7: note: the tcgen05.ld of the other threads is here
-// CHECK-NEXT: reuse-race.cu:[[@LINE-24]]:9: note: the columns are handed to them here, and the write comes round again after it
+// CHECK-NEXT: reuse-race.cu:[[@LINE-25]]:9: note: the columns are handed to them here, and the write comes round again after it
 // CHECK-NEXT: reuse-race.cu:[[@LINE-10]]:7: note: they signal 'tmem_empty[]' here; wait on it before the write
 
 // Correct: the persistent double-buffered accumulator with a stage
