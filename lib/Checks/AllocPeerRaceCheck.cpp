@@ -18,9 +18,8 @@ namespace tmemcheck {
 namespace {
 
 /// Flags the cta_group::2 collectives whose peer CTA nothing synchronised
-/// with (rules A6, A9): an alloc or relinquish that no cluster barrier
-/// precedes on any path (CUTLASS #3316, Triton #10735), a dealloc that can
-/// run before the peer's alloc completed (CUTLASS #3435, Triton #8874 and
+/// with (rules A6, A9): a dealloc that can run before the peer's alloc
+/// completed (CUTLASS #3435, Triton #8874 and
 /// #9498), and a return on the CTA's own identity that makes one CTA of the
 /// pair skip a collective its peer waits in. A dealloc whose peer-side
 /// accesses are unordered is tmem-dealloc-race's, not reported twice.
@@ -31,15 +30,11 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     const PeerCollectiveAnalysis &P = Ctx.peerCollectives();
-    for (const UnsyncedPeerCollective &U : P.unsynced())
-      Out.report(makeKernelLevelFinding(
-          G, *U.Op,
-          fmt::format("tcgen05.{}.cta_group::2 is reached without a cluster "
-                      "barrier: nothing shows that the peer CTA is running "
-                      "and takes part; synchronise the pair first "
-                      "(barrier.cluster.arrive + barrier.cluster.wait, "
-                      "cute::cluster_sync()) (rule A6)",
-                      kindName(U.Op->Op->Kind).str())));
+    // A paired alloc that no cluster barrier precedes is not reported:
+    // the cluster launch a cta_group::2 kernel needs (rule A13)
+    // co-schedules the pair, so the peer is launched, and the early-exit
+    // findings below cover a peer that could leave before it takes part
+    // (rule A6; docs/checks/tmem-alloc-peer-race.md, "CUTLASS tutorials").
     std::set<const Event *> PeerRaced;
     if (!P.unorderedDeallocs().empty())
       for (const DeallocRace &R : Ctx.deallocOrdering().races())
