@@ -1321,6 +1321,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       if (!V.Constant)
         V.Term = binaryTerm(Op, L, R);
     }
+    if (!V.Constant)
+      V.TmemDerivedSlot = L.tmemProvenance() ? L.tmemProvenance()
+                                             : R.tmemProvenance();
     return V;
   }
 
@@ -1331,6 +1334,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
     AbstractValue S = evaluateImpl(UO->getSubExpr(), F, Depth + 1);
     AbstractValue V;
     V.Uniform = S.Uniform;
+    V.TmemDerivedSlot = S.tmemProvenance();
     if (S.Constant) {
       switch (UO->getOpcode()) {
       case UO_Minus:

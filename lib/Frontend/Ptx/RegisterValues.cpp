@@ -405,6 +405,8 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   }
   if (X.Term != Y.Term)
     X.Term.reset();
+  if (X.TmemDerivedSlot != Y.TmemDerivedSlot)
+    X.TmemDerivedSlot = 0;
   if (X.ElementTerm != Y.ElementTerm)
     X.ElementTerm.reset();
   if (X.ColumnTerm != Y.ColumnTerm)
@@ -1278,6 +1280,9 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
     });
   if (!P.V.Constant && !Wide)
     P.V.Term = binaryTerm(Base, L.V, R.V);
+  if (!P.V.Constant && !P.V.isTmemAddress())
+    P.V.TmemDerivedSlot = L.V.tmemProvenance() ? L.V.tmemProvenance()
+                                               : R.V.tmemProvenance();
   // Bits 15..0 of the result are zero: a lane-field addend.
   if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
     P.LaneOnly = true;
@@ -1348,6 +1353,14 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         setOffsets(P, std::move(T), Exact);
       }
       // The name of a variable is its address in that state space.
+      Out[0] = P;
+    } else if (Base == "mov" && I.Operands.size() == 2 && Out.size() == 1 &&
+               I.Operands[1].K == ptx::Operand::Kind::Vector) {
+      // `mov.b64 %rd, {lo, hi}`: a descriptor packed from two halves.
+      PtxValue P = unknownValue();
+      for (const ptx::Operand &E : I.Operands[1].Elements)
+        if (!P.V.TmemDerivedSlot)
+          P.V.TmemDerivedSlot = operand(E).V.tmemProvenance();
       Out[0] = P;
     }
     return Out;
@@ -1508,6 +1521,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   if ((Base == "not" || Base == "neg" || Base == "abs") && Out.size() == 1) {
     PtxValue A = Src(1);
     PtxValue P = withUniformity(A.V.Uniform);
+    P.V.TmemDerivedSlot = A.V.tmemProvenance();
     if (A.V.Constant && Bits) {
       int64_t C = *A.V.Constant;
       P = constant(truncate(Base == "not"   ? ~C
@@ -1567,8 +1581,16 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     Uniformity U = Uniformity::CtaUniform;
     for (const ptx::Operand *S : SourcesOf[Index])
       U = join(U, operand(*S).V.Uniform);
-    for (PtxValue &P : Out)
+    // `bfi`, `lop3`, `shf` of a TMEM address: a descriptor field built
+    // from it (AbstractValue::TmemDerivedSlot).
+    uint64_t Derived = 0;
+    for (const ptx::Operand *S : SourcesOf[Index])
+      if (!Derived)
+        Derived = operand(*S).V.tmemProvenance();
+    for (PtxValue &P : Out) {
       P.V.Uniform = U;
+      P.V.TmemDerivedSlot = Derived;
+    }
   }
   return Out;
 }
