@@ -48,6 +48,20 @@ TEST(StageTermTest, RelationOfBarrierAndColumns) {
   EXPECT_FALSE(stageRelation(StageTerm::constant(1), Columns));
 }
 
+TEST(StageTermTest, NvccBitTricks) {
+  StageTerm Tile = StageTerm::variable(4);
+  // `(tile << 3) & 8` is stage * 8; `~(tile << 3) & 8` the other stage's.
+  std::optional<StageTerm> Mine = Tile.shiftedLeft(3)->masked(8);
+  std::optional<StageTerm> Other =
+      Tile.shiftedLeft(3)->complemented()->masked(8);
+  ASSERT_TRUE(Mine && Other);
+  EXPECT_EQ(*Mine, *Tile.modulo(2)->times(8));
+  EXPECT_EQ(*Other, *Tile.modulo(2)->xored(1)->times(8));
+  // A complement goes no further than a one-bit mask.
+  EXPECT_FALSE(Tile.complemented()->plus(1));
+  EXPECT_FALSE(Tile.shiftedLeft(3)->complemented()->masked(24));
+}
+
 TEST(StageTermTest, ScaledOffsets) {
   StageTerm Bytes = *StageTerm::variable(5).times(8);
   EXPECT_TRUE(Bytes.plus(8));

@@ -19,6 +19,8 @@ int64_t positiveMod(int64_t X, int64_t M) { return ((X % M) + M) % M; }
 } // namespace
 
 std::optional<StageTerm> StageTerm::plus(int64_t C) const {
+  if (Complemented)
+    return std::nullopt;
   if (!small(C))
     return std::nullopt;
   StageTerm T = *this;
@@ -34,6 +36,8 @@ std::optional<StageTerm> StageTerm::plus(int64_t C) const {
 }
 
 std::optional<StageTerm> StageTerm::times(int64_t C) const {
+  if (Complemented)
+    return std::nullopt;
   if (!small(C))
     return std::nullopt;
   if (C == 0 || isConstant()) {
@@ -52,6 +56,8 @@ std::optional<StageTerm> StageTerm::shiftedLeft(int64_t C) const {
 }
 
 std::optional<StageTerm> StageTerm::modulo(int64_t C) const {
+  if (Complemented)
+    return std::nullopt;
   if (C <= 0 || !small(C))
     return std::nullopt;
   if (isConstant()) {
@@ -69,17 +75,51 @@ std::optional<StageTerm> StageTerm::modulo(int64_t C) const {
 }
 
 std::optional<StageTerm> StageTerm::masked(int64_t C) const {
+  if (Complemented) {
+    // ~x & C = C - (x & C); for a one-bit C = 2^s that is the other value
+    // of bit s: `~(tile << 3) & 8` is ((tile + 1) mod 2) * 8.
+    StageTerm T = *this;
+    T.Complemented = false;
+    std::optional<StageTerm> Bit = T.masked(C);
+    if (!Bit || C <= 0 || (C & (C - 1)) != 0 || Bit->Modulus != 2 ||
+        Bit->Offset != 0)
+      return std::nullopt;
+    Bit->Addend = positiveMod(Bit->Addend + 1, 2);
+    return Bit;
+  }
   if (isConstant()) {
     int64_t V = constantValue();
     return V >= 0 ? std::optional<StageTerm>(constant(V & C)) : std::nullopt;
   }
-  // x & (2^k - 1) is x mod 2^k for the non-negative stage counters.
-  if (C <= 0 || !small(C) || ((C + 1) & C) != 0)
+  // x & (2^k - 1) is x mod 2^k for the non-negative stage counters, and
+  // (x * 2^s) & ((2^k - 1) << s) is (x mod 2^k) * 2^s.
+  if (C <= 0 || !small(C))
+    return std::nullopt;
+  if (Scale > 1 && (Scale & (Scale - 1)) == 0 && C % Scale == 0 &&
+      Modulus == 0) {
+    StageTerm Unscaled = *this;
+    Unscaled.Scale = 1;
+    std::optional<StageTerm> M = Unscaled.masked(C / Scale);
+    return M ? M->times(Scale) : std::nullopt;
+  }
+  if (((C + 1) & C) != 0)
     return std::nullopt;
   return modulo(C + 1);
 }
 
+std::optional<StageTerm> StageTerm::complemented() const {
+  if (isConstant())
+    return constant(~constantValue());
+  if (Complemented)
+    return std::nullopt;
+  StageTerm T = *this;
+  T.Complemented = true;
+  return T;
+}
+
 std::optional<StageTerm> StageTerm::xored(int64_t C) const {
+  if (Complemented)
+    return std::nullopt;
   if (isConstant())
     return constant(constantValue() ^ C);
   if (C == 0)
@@ -94,7 +134,8 @@ std::optional<StageTerm> StageTerm::xored(int64_t C) const {
 
 std::optional<StageRelation> stageRelation(const StageTerm &Element,
                                            const StageTerm &Columns) {
-  if (Element.isConstant() || Columns.isConstant() ||
+  if (Element.isConstant() || Columns.isConstant() || Element.Complemented ||
+      Columns.Complemented ||
       Element.Var != Columns.Var || Element.Modulus != Columns.Modulus)
     return std::nullopt;
   StageRelation R;

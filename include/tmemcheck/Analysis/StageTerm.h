@@ -32,6 +32,9 @@ struct StageTerm {
   int64_t Modulus = 0;
   int64_t Offset = 0;
   int64_t Scale = 1;
+  /// The value is the bitwise complement of the above (`~(tile << 3)`, how
+  /// nvcc starts `(stage ^ 1) * 8`); only a mask can take it further.
+  bool Complemented = false;
 
   static StageTerm variable(uint64_t Var) {
     StageTerm T;
@@ -56,10 +59,13 @@ struct StageTerm {
   std::optional<StageTerm> modulo(int64_t C) const;
   std::optional<StageTerm> masked(int64_t C) const;
   std::optional<StageTerm> xored(int64_t C) const;
+  std::optional<StageTerm> complemented() const;
 
   friend bool operator==(const StageTerm &A, const StageTerm &B) {
-    return std::tie(A.Var, A.Addend, A.Modulus, A.Offset, A.Scale) ==
-           std::tie(B.Var, B.Addend, B.Modulus, B.Offset, B.Scale);
+    return std::tie(A.Var, A.Addend, A.Modulus, A.Offset, A.Scale,
+                    A.Complemented) == std::tie(B.Var, B.Addend, B.Modulus,
+                                                B.Offset, B.Scale,
+                                                B.Complemented);
   }
   friend bool operator!=(const StageTerm &A, const StageTerm &B) {
     return !(A == B);

@@ -1335,6 +1335,8 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
     AbstractValue V;
     V.Uniform = S.Uniform;
     V.TmemDerivedSlot = S.tmemProvenance();
+    if (UO->getOpcode() == UO_Not && S.Term && !S.Constant)
+      V.Term = S.Term->complemented();
     if (S.Constant) {
       switch (UO->getOpcode()) {
       case UO_Minus:

@@ -1522,6 +1522,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     PtxValue A = Src(1);
     PtxValue P = withUniformity(A.V.Uniform);
     P.V.TmemDerivedSlot = A.V.tmemProvenance();
+    if (Base == "not" && A.V.Term && !A.V.Constant)
+      P.V.Term = A.V.Term->complemented();
     if (A.V.Constant && Bits) {
       int64_t C = *A.V.Constant;
       P = constant(truncate(Base == "not"   ? ~C
