@@ -82,6 +82,10 @@ std::optional<StageRelation> relationOf(const AbstractValue &Bar,
   return stageRelation(*Bar.ElementTerm, *T->ColumnTerm);
 }
 
+bool isTmemKind(const Event &E, TmemOpKind K) {
+  return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
+}
+
 /// False when the writer's wait \p Wait (before write \p W) provably is
 /// on another barrier, or another stage of the array, than the readers'
 /// release \p Release (after read \p R) arrives on.
@@ -91,6 +95,10 @@ bool waitMatchesRelease(const Signal &Wait, const Event &W,
     return true;
   if (!mayBeSameBarrier(*Wait.Bar, *Release.Bar))
     return false;
+  // An mma reader may read the columns as A or scale factors while its own
+  // address is the D of another stage: its commit's stage is not compared.
+  if (isTmemKind(R, TmemOpKind::Mma))
+    return true;
   std::optional<StageRelation> InWriter = relationOf(*Wait.Bar, W);
   std::optional<StageRelation> InReader = relationOf(*Release.Bar, R);
   return !InWriter || !InReader || *InWriter == *InReader;
@@ -162,9 +170,6 @@ std::optional<Signal> waitOf(const Event &E) {
   }
 }
 
-bool isTmemKind(const Event &E, TmemOpKind K) {
-  return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
-}
 
 /// The columns a write event overwrites.
 std::optional<TmemRange> writtenRange(const Event &E) {
