@@ -17,21 +17,17 @@ namespace tmemcheck {
 namespace {
 
 /// One thread's paths (every branch an alternative). Both facts are
-/// may-facts, so that a barrier on some path only (`if (cluster_size > 1)
-/// cute::cluster_wait();`, CUTLASS's pipeline_init_wait) keeps the check
-/// silent: it reports only what no path can have ordered.
+/// may-facts, so that a synchronisation on some path only (`if
+/// (cluster_size > 1) cute::cluster_wait();`) keeps the check silent: it
+/// reports only what no path can have ordered.
 struct PairState {
-  /// Some path here passed a cluster-barrier wait (or a call that may
-  /// contain one).
-  bool MaySynced = false;
   /// cta_group::2 allocs on some path here.
   std::set<unsigned> Allocs;
   /// Of those, the ones some path ordered by a synchronisation that can
   /// involve the peer after the alloc.
   std::set<unsigned> OrderedAllocs;
   friend bool operator==(const PairState &A, const PairState &B) {
-    return A.MaySynced == B.MaySynced && A.Allocs == B.Allocs &&
-           A.OrderedAllocs == B.OrderedAllocs;
+    return A.Allocs == B.Allocs && A.OrderedAllocs == B.OrderedAllocs;
   }
 };
 
@@ -77,19 +73,12 @@ PeerCollectiveAnalysis::PeerCollectiveAnalysis(const KernelGraph &G,
   std::set<unsigned> SeenDealloc;
   auto Transfer = [&](const Event &E, PairState &S) {
     if (mayOrderPeer(E)) {
-      if (E.K == Event::Kind::OpaqueCall || isClusterWait(E))
-        S.MaySynced = true;
       S.OrderedAllocs.insert(S.Allocs.begin(), S.Allocs.end());
       return;
     }
-    if (isTmemKind(E, TmemOpKind::Alloc) ||
-        isTmemKind(E, TmemOpKind::RelinquishAllocPermit)) {
-      if (Report && !S.MaySynced)
-        Unsynced.push_back({&E});
-      if (E.Op->Kind == TmemOpKind::Alloc) {
-        S.Allocs.insert(E.Id);
-        S.OrderedAllocs.erase(E.Id);
-      }
+    if (isTmemKind(E, TmemOpKind::Alloc)) {
+      S.Allocs.insert(E.Id);
+      S.OrderedAllocs.erase(E.Id);
       return;
     }
     if (isTmemKind(E, TmemOpKind::Dealloc) && Report) {
@@ -105,7 +94,6 @@ PeerCollectiveAnalysis::PeerCollectiveAnalysis(const KernelGraph &G,
         PairState S;
         for (unsigned P : G.Blocks[B].Preds)
           if (Reached[P]) {
-            S.MaySynced |= Outs[P].MaySynced;
             S.Allocs.insert(Outs[P].Allocs.begin(), Outs[P].Allocs.end());
             S.OrderedAllocs.insert(Outs[P].OrderedAllocs.begin(),
                                    Outs[P].OrderedAllocs.end());
@@ -117,16 +105,6 @@ PeerCollectiveAnalysis::PeerCollectiveAnalysis(const KernelGraph &G,
     return;
   Report = true;
   replayForward(G, Sol, Transfer, [](const Event &, const PairState &) {});
-
-  // One finding per unsynchronised stretch: a relinquish after an alloc
-  // that is already reported says nothing new.
-  bool AllocReported = false;
-  for (const UnsyncedPeerCollective &U : Unsynced)
-    AllocReported |= U.Op->Op->Kind == TmemOpKind::Alloc;
-  if (AllocReported)
-    llvm::erase_if(Unsynced, [](const UnsyncedPeerCollective &U) {
-      return U.Op->Op->Kind != TmemOpKind::Alloc;
-    });
 
   // Early exits: a branch on the CTA's identity from one arm of which a
   // paired collective is reachable and from the other not: the CTAs taking

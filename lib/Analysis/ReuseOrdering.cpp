@@ -5,7 +5,9 @@
 // The facts are per block and deliberately generous to the kernel: a
 // signal anywhere in a reader's block or after it counts as the readers'
 // release, a wait anywhere between the hand-off and the write counts as
-// the writer's acquire, and any synchronisation whose object is unknown
+// the writer's acquire, provided it is on the barrier the readers release
+// (the same array, the same stage of it as far as the values tell), and any
+// synchronisation whose object is unknown
 // (an mbarrier address computed by mapa for the peer CTA, a call without a
 // body) is taken to order everything. A race is reported only when the
 // write provably comes round again after the readers were let in, and no
@@ -16,6 +18,7 @@
 #include "tmemcheck/Analysis/ReuseOrdering.h"
 
 #include "tmemcheck/Analysis/Completion.h"
+#include "tmemcheck/Analysis/Lifecycle.h"
 
 #include <map>
 #include <optional>
@@ -37,6 +40,8 @@ struct Signal {
   const Event *E = nullptr;
   unsigned Block = 0;
   bool Commit = false; ///< tcgen05.commit: signals mma/cp completion.
+  /// The mbarrier operand, for telling elements of one array apart.
+  const AbstractValue *Bar = nullptr;
 };
 
 const AbstractValue *operandValue(const Event &E, int I) {
@@ -48,6 +53,55 @@ const AbstractValue *operandValue(const Event &E, int I) {
 uint64_t mbarToken(const Event &E, int I) {
   const AbstractValue *V = operandValue(E, I);
   return V ? mbarrierIdentity(*V) : UnknownToken;
+}
+
+/// False when two operands of the same mbarrier array provably name
+/// different barriers: different constant elements (`tmem_empty[0]`,
+/// `tmem_empty[1]`), different exact byte offsets into one buffer (PTX), or
+/// runs of different pipelines carved from one buffer, each reached with an
+/// index (BarrierRuns.h). Anything less certain may be the same barrier.
+bool mayBeSameBarrier(const AbstractValue &A, const AbstractValue &B) {
+  if (A.ElementTerm && B.ElementTerm && A.ElementTerm->isConstant() &&
+      B.ElementTerm->isConstant())
+    return A.ElementTerm->constantValue() == B.ElementTerm->constantValue();
+  if (A.SlotRunStart && B.SlotRunStart && !A.SlotIndexed && !B.SlotIndexed)
+    return *A.SlotRunStart == *B.SlotRunStart;
+  if (A.BarrierRun && B.BarrierRun && A.SlotIndexed && B.SlotIndexed)
+    return A.BarrierRun == B.BarrierRun;
+  return true;
+}
+
+/// How a thread pairs the stage of the columns \p Access touches with the
+/// element of the barrier array \p Bar: the same columns must go with the
+/// same barrier element in the releasing and in the waiting thread.
+std::optional<StageRelation> relationOf(const AbstractValue &Bar,
+                                        const Event &Access) {
+  const AbstractValue *T = tmemAddressOperand(Access);
+  if (!T || !T->ColumnTerm || !Bar.ElementTerm)
+    return std::nullopt;
+  return stageRelation(*Bar.ElementTerm, *T->ColumnTerm);
+}
+
+bool isTmemKind(const Event &E, TmemOpKind K) {
+  return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
+}
+
+/// False when the writer's wait \p Wait (before write \p W) provably is
+/// on another barrier, or another stage of the array, than the readers'
+/// release \p Release (after read \p R) arrives on.
+bool waitMatchesRelease(const Signal &Wait, const Event &W,
+                        const Signal &Release, const Event &R) {
+  if (!Wait.Bar || !Release.Bar)
+    return true;
+  if (!mayBeSameBarrier(*Wait.Bar, *Release.Bar))
+    return false;
+  // An mma reader may read the columns as A or scale factors while its own
+  // address is the D of another stage: its commit's stage is not compared.
+  if (isTmemKind(R, TmemOpKind::Mma))
+    return true;
+  std::optional<StageRelation> InWriter = relationOf(*Wait.Bar, W);
+  std::optional<StageRelation> InReader = relationOf(*Release.Bar, R);
+  return !InWriter || !InReader || *InWriter == *InReader;
 }
 
 uint64_t barToken(const Event &E) {
@@ -66,6 +120,7 @@ std::optional<Signal> arriveOf(const Event &E) {
     return S;
   if (E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == TmemOpKind::Commit) {
     S.Token = mbarToken(E, E.Op->MbarOperand);
+    S.Bar = operandValue(E, E.Op->MbarOperand);
     S.Commit = true;
     return S;
   }
@@ -74,6 +129,7 @@ std::optional<Signal> arriveOf(const Event &E) {
   switch (E.Sync->Kind) {
   case SyncOpKind::MbarrierArrive:
     S.Token = mbarToken(E, E.Sync->MbarOperand);
+    S.Bar = operandValue(E, E.Sync->MbarOperand);
     return S;
   case SyncOpKind::BarrierSync:
   case SyncOpKind::BarrierArrive:
@@ -99,6 +155,7 @@ std::optional<Signal> waitOf(const Event &E) {
   switch (E.Sync->Kind) {
   case SyncOpKind::MbarrierWait:
     S.Token = mbarToken(E, E.Sync->MbarOperand);
+    S.Bar = operandValue(E, E.Sync->MbarOperand);
     return S;
   case SyncOpKind::BarrierSync:
     S.Token = barToken(E);
@@ -113,9 +170,6 @@ std::optional<Signal> waitOf(const Event &E) {
   }
 }
 
-bool isTmemKind(const Event &E, TmemOpKind K) {
-  return E.K == Event::Kind::Tmem && E.Op && E.Op->Kind == K;
-}
 
 /// The columns a write event overwrites.
 std::optional<TmemRange> writtenRange(const Event &E) {
@@ -220,6 +274,11 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
     bool Done = false;
     std::set<uint64_t> WaitsBefore;
     std::set<uint64_t> Release;
+    /// Tokens the release reaches only through a forwarding thread: which
+    /// element the forwarder signals is not related to the columns.
+    std::set<uint64_t> Forwarded;
+    /// The readers' own signals after the read.
+    std::vector<const Signal *> Direct;
     const Event *FirstRelease = nullptr;
   };
   std::map<std::pair<unsigned, bool>, ReaderFacts> Readers;
@@ -239,10 +298,19 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
       if ((A.Block == BR || ReachFrom(BR)[A.Block]) &&
           Threads.compatible(A.Block, BR)) {
         Direct.insert(A.Token);
+        F.Direct.push_back(&A);
         if (!F.FirstRelease || A.E->Id < F.FirstRelease->Id)
           F.FirstRelease = A.E;
       }
     }
+    // A token the readers signal themselves is judged by its own element
+    // even when forwarding leads back to it (the writer waits on the
+    // release and commits the "full" barrier the readers wait on: a cycle).
+    for (uint64_t T : Direct)
+      if (auto It = Fwd.find(T); It != Fwd.end())
+        for (uint64_t Next : Closure(It->second))
+          if (!Direct.count(Next))
+            F.Forwarded.insert(Next);
     F.Release = Closure(std::move(Direct));
     return F;
   };
@@ -321,10 +389,14 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
         Between |= After(S->Block, *S->E, Wt.Block, *Wt.E);
       if (!Between)
         continue;
-      if (Wt.Token == UnknownToken || F.Release.count(Wt.Token)) {
+      if (Wt.Token == UnknownToken || F.Forwarded.count(Wt.Token)) {
         Ordered = true;
         break;
       }
+      for (const Signal *A : F.Direct)
+        Ordered |= A->Token == Wt.Token && waitMatchesRelease(Wt, W, *A, R);
+      if (Ordered)
+        break;
     }
     if (Ordered)
       continue;

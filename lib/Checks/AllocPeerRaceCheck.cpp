@@ -19,9 +19,8 @@ namespace tmemcheck {
 namespace {
 
 /// Flags the cta_group::2 collectives whose peer CTA nothing synchronised
-/// with (rules A6, A9): an alloc or relinquish that no cluster barrier
-/// precedes on any path (CUTLASS #3316, Triton #10735), a dealloc that can
-/// run before the peer's alloc completed (CUTLASS #3435, Triton #8874 and
+/// with (rules A6, A9): a dealloc that can run before the peer's alloc
+/// completed (CUTLASS #3435, Triton #8874 and
 /// #9498), and a return on the CTA's own identity that makes one CTA of the
 /// pair skip a collective its peer waits in. A dealloc whose peer-side
 /// accesses are unordered is tmem-dealloc-race's, not reported twice.
@@ -32,18 +31,11 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     const PeerCollectiveAnalysis &P = Ctx.peerCollectives();
-    for (const UnsyncedPeerCollective &U : P.unsynced()) {
-      Finding F = makeKernelLevelFinding(
-          G, *U.Op,
-          fmt::format("tcgen05.{}.cta_group::2 is reached without a cluster "
-                      "barrier: nothing shows that the peer CTA is running "
-                      "and takes part; synchronise the pair first "
-                      "(barrier.cluster.arrive + barrier.cluster.wait, "
-                      "cute::cluster_sync()) (rule A6)",
-                      kindName(U.Op->Op->Kind).str()));
-      addUnsyncedFlow(G, *U.Op, F);
-      Out.report(std::move(F));
-    }
+    // A paired alloc that no cluster barrier precedes is not reported:
+    // the cluster launch a cta_group::2 kernel needs (rule A13)
+    // co-schedules the pair, so the peer is launched, and the early-exit
+    // findings below cover a peer that could leave before it takes part
+    // (rule A6; docs/checks/tmem-alloc-peer-race.md, "CUTLASS tutorials").
     std::set<const Event *> PeerRaced;
     if (!P.unorderedDeallocs().empty())
       for (const DeallocRace &R : Ctx.deallocOrdering().races())
@@ -106,29 +98,6 @@ public:
     }
   }
 
-private:
-  /// The code flow of a pair collective with no cluster barrier before it:
-  /// the kernel's start, the collective, and the first cluster barrier
-  /// wait, when one comes only after it.
-  static void addUnsyncedFlow(const KernelGraph &G, const Event &Op,
-                              Finding &F) {
-    if (G.Loc.isValid())
-      addFlowStep(F, G.Loc,
-                  "the kernel starts: no cluster barrier comes between here "
-                  "and the pair collective on some path");
-    const Event *Barrier = nullptr;
-    G.forEachEvent([&](const Event &E) {
-      if (E.K == Event::Kind::Sync && E.Sync &&
-          E.Sync->Kind == SyncOpKind::ClusterBarrier && !E.Sync->IsArrive &&
-          E.Id > Op.Id && (!Barrier || E.Id < Barrier->Id))
-        Barrier = &E;
-    });
-    if (Barrier)
-      addFlowStep(F, locationSeenFrom(*Barrier, Op),
-                  "the first cluster barrier wait after it: it must come "
-                  "before",
-                  /*AfterFinding=*/true);
-  }
 };
 
 } // namespace

@@ -63,8 +63,8 @@ const std::vector<CheckInfo> &CheckRegistry::all() {
        "dealloc not ordered after other threads' accesses or own in-flight mma",
        createDeallocRaceCheck},
       {"tmem-alloc-peer-race", Severity::Error, /*Strict=*/false,
-       "cta_group::2 alloc/dealloc not synchronised with the peer CTA by a "
-       "cluster barrier, or skipped by one CTA of the pair",
+       "cta_group::2 dealloc that can run before the peer's alloc "
+       "completed, or a paired collective skipped by one CTA of the pair",
        createAllocPeerRaceCheck},
       {"tmem-reuse-race", Severity::Error, /*Strict=*/false,
        "columns rewritten while an earlier reader in other threads (ld, "

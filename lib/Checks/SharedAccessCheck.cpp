@@ -40,7 +40,10 @@ public:
       switch (E.K) {
       case Event::Kind::SharedAccess:
         for (int K : E.Shared->AddressOperands)
-          if (reportTmemAsShared(G, L, E, K, Out))
+          if (reportTmemAsShared(G, L, E, K, Out,
+                                 E.Shared->Descriptor
+                                     ? "shared-memory matrix descriptor"
+                                     : nullptr))
             break;
         break;
       case Event::Kind::Sync:
@@ -132,7 +135,11 @@ private:
   bool reportTmemAsShared(const KernelGraph &G, const LifecycleAnalysis &L,
                           const Event &E, int K, FindingSink &Out,
                           const char *Role = nullptr) const {
+    // A descriptor built from a TMEM address by masks and shifts is as
+    // wrong as the address itself; other operands need the address.
     const Region *R = tmemRegion(L, E, K, /*WantTmem=*/true);
+    if (!R && Role && K >= 0 && size_t(K) < E.Operands.size())
+      R = L.region(E.Operands[K].Value.TmemDerivedSlot);
     if (!R)
       return false;
     std::string Message;

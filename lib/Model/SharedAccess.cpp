@@ -120,4 +120,15 @@ std::optional<SharedAccessOp> decodeSharedAccess(const ptx::Instruction &I) {
   return std::nullopt;
 }
 
+bool isSmemDescriptorBuilder(llvm::StringRef Name) {
+  std::string L = Name.lower();
+  llvm::StringRef N(L);
+  if (N.contains("instr") || N.contains("idesc"))
+    return false;
+  return (N.contains("desc") &&
+          (N.contains("smem") || N.contains("umma") || N.contains("make") ||
+           N.contains("encode"))) ||
+         N == "matrix_descriptor_encode";
+}
+
 } // namespace tmemcheck

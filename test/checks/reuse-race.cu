@@ -368,3 +368,152 @@ __global__ void single_tile(float *out, uint64_t adesc, uint64_t bdesc,
   if (warp_idx == 0)
     tmem_dealloc(acc, 128);
 }
+
+// ---- Stages of an mbarrier array ------------------------------------------
+
+// The MMA warp acquires the other accumulator stage (`stage ^ 1`) before
+// writing stage `stage`: the epilogue released `tmem_empty[stage]`, so the
+// wait orders nothing before this write (bug class 32).
+__global__ void wrong_stage_wait(float *out, uint64_t adesc, uint64_t bdesc,
+                                 int num_tiles) {
+  __shared__ uint32_t tmem_slot;
+  __shared__ uint64_t tmem_full[2], tmem_empty[2];
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (warp_idx == 0)
+    tmem_alloc(&tmem_slot, 256);
+  tmem_sync();
+  const uint32_t base = tmem_slot;
+  if (warp_idx == 1) {
+#pragma unroll 1
+    for (int tile = 0; tile < num_tiles; ++tile) {
+      const int stage = tile % 2;
+      mbar_wait(&tmem_empty[stage ^ 1], ((tile / 2) & 1) ^ 1);
+      fence_after();
+      if (elect_one()) {
+        // CHECK: reuse-race.cu:[[@LINE+1]]:9: error: tcgen05.mma rewrites columns of 'tmem_slot' that the tcgen05.ld of other threads may still be reading: this thread never waits on the mbarrier they arrive on after the load before writing them again (rules §5.2, §5.3; bug class 32) [tmem-reuse-race]
+        mma_ss(base + stage * 128, adesc, bdesc, 0);
+        commit_to(&tmem_full[stage]);
+      }
+      __syncwarp();
+    }
+  } else if (warp_idx >= 4) {
+    const uint32_t lanes = ((warp_idx % 4) * 32) << 16;
+#pragma unroll 1
+    for (int tile = 0; tile < num_tiles; ++tile) {
+      const int stage = tile % 2;
+      mbar_wait(&tmem_full[stage], (tile / 2) & 1);
+      fence_after();
+      uint32_t v[8];
+      ld_x8(base + stage * 128 + lanes, v);
+      wait_ld();
+      out[tile] = __uint_as_float(v[0]);
+      fence_before();
+      mbar_arrive(&tmem_empty[stage]);
+    }
+  }
+  tmem_sync();
+  if (warp_idx == 0)
+    tmem_dealloc(base, 256);
+}
+// CHECK-NEXT: reuse-race.cu:62:17: note: 'tcgen05.mma.cta_group::1.kind::f16' is issued here, inside 'mma_ss'
+// CHECK-NEXT: reuse-race.cu:[[@LINE-12]]:7: note: the tcgen05.ld of the other threads is here
+// CHECK-NEXT: reuse-race.cu:[[@LINE-25]]:9: note: the columns are handed to them here, and the write comes round again after it
+// CHECK-NEXT: reuse-race.cu:[[@LINE-10]]:7: note: they signal 'tmem_empty[]' here; wait on it before the write
+
+// The MMA warp waits on the shared-memory pipeline's "empty" barrier of
+// the stage instead of the accumulator's: another pipeline, which the
+// epilogue never arrives on.
+__global__ void unrelated_pipeline_wait(float *out, uint64_t adesc,
+                                        uint64_t bdesc, int num_tiles) {
+  __shared__ uint32_t tmem_slot;
+  __shared__ uint64_t smem_empty[2], tmem_full[2], tmem_empty[2];
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (warp_idx == 0)
+    tmem_alloc(&tmem_slot, 256);
+  tmem_sync();
+  const uint32_t base = tmem_slot;
+  if (warp_idx == 1) {
+#pragma unroll 1
+    for (int tile = 0; tile < num_tiles; ++tile) {
+      const int stage = tile % 2;
+      mbar_wait(&smem_empty[stage], ((tile / 2) & 1) ^ 1);
+      fence_after();
+      if (elect_one()) {
+        // CHECK: reuse-race.cu:[[@LINE+1]]:9: error: tcgen05.mma rewrites columns of 'tmem_slot' that the tcgen05.ld of other threads may still be reading: this thread never waits on the mbarrier they arrive on after the load before writing them again (rules §5.2, §5.3; bug class 32) [tmem-reuse-race]
+        mma_ss(base + stage * 128, adesc, bdesc, 0);
+        commit_to(&tmem_full[stage]);
+      }
+      __syncwarp();
+    }
+  } else if (warp_idx >= 4) {
+    const uint32_t lanes = ((warp_idx % 4) * 32) << 16;
+#pragma unroll 1
+    for (int tile = 0; tile < num_tiles; ++tile) {
+      const int stage = tile % 2;
+      mbar_wait(&tmem_full[stage], (tile / 2) & 1);
+      fence_after();
+      uint32_t v[8];
+      ld_x8(base + stage * 128 + lanes, v);
+      wait_ld();
+      out[tile] = __uint_as_float(v[0]);
+      fence_before();
+      mbar_arrive(&tmem_empty[stage]);
+    }
+  }
+  tmem_sync();
+  if (warp_idx == 0)
+    tmem_dealloc(base, 256);
+}
+// CHECK-NEXT: reuse-race.cu:62:17: note: 'tcgen05.mma.cta_group::1.kind::f16' is issued here, inside 'mma_ss'
+// CHECK-NEXT: reuse-race.cu:[[@LINE-12]]:7: note: the tcgen05.ld of the other threads is here
+// CHECK-NEXT: reuse-race.cu:[[@LINE-25]]:9: note: the columns are handed to them here, and the write comes round again after it
+// CHECK-NEXT: reuse-race.cu:[[@LINE-10]]:7: note: they signal 'tmem_empty[]' here; wait on it before the write
+
+// Correct: the persistent double-buffered accumulator with a stage
+// variable carried round the loop and a phase bit flipped when it wraps
+// (DeepGEMM's shape); each side pairs the stage's columns with the
+// stage's barrier.
+__global__ void double_buffered_carried_stage(float *out, uint64_t adesc,
+                                              uint64_t bdesc, int num_tiles) {
+  __shared__ uint32_t tmem_slot;
+  __shared__ uint64_t tmem_full[2], tmem_empty[2];
+  const uint32_t warp_idx = threadIdx.x / 32;
+  if (warp_idx == 0)
+    tmem_alloc(&tmem_slot, 256);
+  tmem_sync();
+  const uint32_t base = tmem_slot;
+  if (warp_idx == 1) {
+    uint32_t stage = 0, phase = 0;
+#pragma unroll 1
+    for (int tile = 0; tile < num_tiles; ++tile) {
+      mbar_wait(&tmem_empty[stage], phase ^ 1);
+      fence_after();
+      if (elect_one()) {
+        mma_ss(base + stage * 128, adesc, bdesc, 0);
+        commit_to(&tmem_full[stage]);
+      }
+      __syncwarp();
+      stage = (stage + 1) % 2;
+      phase ^= stage == 0;
+    }
+  } else if (warp_idx >= 4) {
+    const uint32_t lanes = ((warp_idx % 4) * 32) << 16;
+    uint32_t stage = 0, phase = 0;
+#pragma unroll 1
+    for (int tile = 0; tile < num_tiles; ++tile) {
+      mbar_wait(&tmem_full[stage], phase);
+      fence_after();
+      uint32_t v[8];
+      ld_x8(base + stage * 128 + lanes, v);
+      wait_ld();
+      out[tile] = __uint_as_float(v[0]);
+      fence_before();
+      mbar_arrive(&tmem_empty[stage]);
+      stage = (stage + 1) % 2;
+      phase ^= stage == 0;
+    }
+  }
+  tmem_sync();
+  if (warp_idx == 0)
+    tmem_dealloc(base, 256);
+}

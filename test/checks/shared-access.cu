@@ -215,3 +215,89 @@ __global__ void slot_array_address_as_taddr(float *out, int n) {
   if (warp == 0)
     tmem_dealloc(taddr);
 }
+
+// ---- Shared-memory matrix descriptors built by arithmetic ----------------
+
+// The start-address field of a K-major SW128 descriptor: address bits 17..4
+// in bits 13..0, LBO 16 B, SBO 1024 B, version 1, swizzle mode 2 (128 B).
+__device__ __forceinline__ uint64_t make_smem_desc(uint32_t smem_addr) {
+  return uint64_t((smem_addr & 0x3FFFF) >> 4) | (uint64_t(1) << 16) |
+         (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 46) |
+         (uint64_t(2) << 61);
+}
+__device__ __forceinline__ void mma_ss(uint32_t d_tmem, uint64_t adesc,
+                                       uint64_t bdesc, uint32_t idesc) {
+  asm volatile("tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, 1;"
+               ::"r"(d_tmem), "l"(adesc), "l"(bdesc), "r"(idesc));
+}
+
+// The TMEM address masked and shifted into the start-address field by
+// hand, then given to the mma as its A descriptor.
+__global__ void taddr_masked_into_descriptor(uint64_t bdesc, uint32_t idesc) {
+  __shared__ uint32_t slot;
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 0)
+    tmem_alloc(&slot);
+  tmem_sync();
+  const uint32_t taddr = slot;
+  if (threadIdx.x == 0) {
+    const uint64_t adesc =
+        uint64_t((taddr & 0x3FFFF) >> 4) | (uint64_t(1) << 46);
+    // CHECK: shared-access.cu:[[@LINE+3]]:5: error: 'tcgen05.mma.cta_group::1.kind::f16' builds its A matrix descriptor from the TMEM address read from 'slot'; a shared-memory matrix descriptor needs a shared-memory address (rule M3) [tmem-shared-access]
+    // CHECK-NEXT: shared-access.cu:{{[0-9]+}}:17: note: 'tcgen05.mma.cta_group::1.kind::f16' is issued here, inside 'mma_ss'
+    // CHECK-NEXT: shared-access.cu:[[@LINE-8]]:5: note: tcgen05.alloc writes the TMEM address into 'slot' here
+    mma_ss(taddr, adesc, bdesc, idesc);
+  }
+  tmem_sync();
+  if (warp == 0)
+    tmem_dealloc(taddr);
+}
+
+// The TMEM address given to a descriptor builder: reported at the call,
+// and again where the descriptor reaches the mma.
+__global__ void taddr_to_descriptor_builder(uint64_t adesc, uint32_t idesc) {
+  __shared__ uint32_t slot;
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 0)
+    tmem_alloc(&slot);
+  tmem_sync();
+  const uint32_t taddr = slot;
+  if (threadIdx.x == 0) {
+    // CHECK: shared-access.cu:[[@LINE+2]]:28: error: 'make_smem_desc' builds its shared-memory matrix descriptor from the TMEM address read from 'slot'; a shared-memory matrix descriptor needs a shared-memory address (rule M3) [tmem-shared-access]
+    // CHECK-NEXT: shared-access.cu:[[@LINE-5]]:5: note: tcgen05.alloc writes the TMEM address into 'slot' here
+    const uint64_t bdesc = make_smem_desc(taddr + 64);
+    // CHECK: shared-access.cu:[[@LINE+3]]:5: error: 'tcgen05.mma.cta_group::1.kind::f16' builds its B matrix descriptor from the TMEM address read from 'slot'; a shared-memory matrix descriptor needs a shared-memory address (rule M3) [tmem-shared-access]
+    // CHECK-NEXT: shared-access.cu:{{[0-9]+}}:17: note: 'tcgen05.mma.cta_group::1.kind::f16' is issued here, inside 'mma_ss'
+    // CHECK-NEXT: shared-access.cu:[[@LINE-9]]:5: note: tcgen05.alloc writes the TMEM address into 'slot' here
+    mma_ss(taddr, adesc, bdesc, idesc);
+  }
+  tmem_sync();
+  if (warp == 0)
+    tmem_dealloc(taddr);
+}
+
+// Correct (DeepGEMM, CUTLASS): the descriptors encode shared-memory tiles
+// (`__cvta_generic_to_shared(smem_ptr)`), the D operand is the TMEM
+// address, and the TMEM address's own fields are taken apart (`taddr >>
+// 16` is its lane) for other uses.
+__global__ void descriptors_from_smem_ok(float *out, uint32_t idesc) {
+  __shared__ uint32_t slot;
+  __shared__ alignas(1024) uint8_t tile_a[128 * 128], tile_b[128 * 128];
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == 0)
+    tmem_alloc(&slot);
+  tmem_sync();
+  const uint32_t taddr = slot;
+  if (threadIdx.x == 0) {
+    const uint64_t adesc =
+        make_smem_desc((uint32_t)__cvta_generic_to_shared(tile_a));
+    const uint32_t b_addr = (uint32_t)__cvta_generic_to_shared(tile_b);
+    const uint64_t bdesc =
+        uint64_t((b_addr & 0x3FFFF) >> 4) | (uint64_t(1) << 46);
+    mma_ss(taddr, adesc, bdesc, idesc);
+  }
+  out[threadIdx.x] = float((taddr >> 16) + (taddr & 0xFFFF));
+  tmem_sync();
+  if (warp == 0)
+    tmem_dealloc(taddr);
+}

@@ -5,9 +5,11 @@
 // are collective over the two CTAs of a pair: the issuing warp must make
 // sure the peer CTA is running and will take part (rule A6), and a paired
 // dealloc must not run before the peer's alloc completed (rule A9, CUTLASS
-// #3435). This analysis finds the paired collectives no cluster barrier
-// can have ordered, and CTA-identity early exits that make one CTA of the
-// pair skip a collective its peer waits in.
+// #3435). The cluster launch a cta_group::2 kernel needs (rule A13)
+// co-schedules the pair, so an alloc before the first cluster barrier is
+// fine; this analysis finds the paired deallocs no synchronisation with the
+// peer can have ordered after the alloc, and CTA-identity early exits that
+// make one CTA of the pair skip a collective its peer waits in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +23,6 @@
 #include <vector>
 
 namespace tmemcheck {
-
-/// A cta_group::2 alloc or relinquish that no path from the kernel entry
-/// reaches through a cluster-barrier wait: nothing shows that the peer CTA
-/// is running.
-struct UnsyncedPeerCollective {
-  const Event *Op = nullptr;
-};
 
 /// A cta_group::2 dealloc reached from a cta_group::2 alloc along paths of
 /// which none passes a synchronisation that can involve the peer CTA (a
@@ -56,16 +51,12 @@ public:
   PeerCollectiveAnalysis(const KernelGraph &G, const ControlDependence &CD,
                          KernelBudget &Budget);
 
-  const std::vector<UnsyncedPeerCollective> &unsynced() const {
-    return Unsynced;
-  }
   const std::vector<UnorderedPairDealloc> &unorderedDeallocs() const {
     return Deallocs;
   }
   const std::vector<PeerEarlyExit> &earlyExits() const { return Exits; }
 
 private:
-  std::vector<UnsyncedPeerCollective> Unsynced;
   std::vector<UnorderedPairDealloc> Deallocs;
   std::vector<PeerEarlyExit> Exits;
 };

@@ -9,6 +9,8 @@
 #ifndef TMEMCHECK_ANALYSIS_VALUE_H
 #define TMEMCHECK_ANALYSIS_VALUE_H
 
+#include "tmemcheck/Analysis/StageTerm.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -101,6 +103,12 @@ struct AbstractValue {
   /// An mbarrier operand: the run of barriers it belongs to, when the
   /// front end could tell the runs of one variable apart (0 otherwise).
   uint64_t BarrierRun = 0;
+  /// Not a TMEM address, but computed from one (or from a value computed
+  /// from one) by arithmetic that does not keep it an address: masks,
+  /// shifts, bit fields (`((taddr & 0x3FFFF) >> 4) | (1ull << 46)`, how a
+  /// shared-memory matrix descriptor is built). The slot that TMEM address
+  /// was read from; 0 when none. Only descriptor operands look at it.
+  uint64_t TmemDerivedSlot = 0;
   /// TmemAddress: offset from the value stored in the slot, split into the
   /// lane (bits 31..16) and column (bits 15..0) fields, when known.
   std::optional<int64_t> LaneOffset;
@@ -114,9 +122,25 @@ struct AbstractValue {
   /// these (accumulator stages, `base + (tile % 2) * 128`); sorted.
   std::vector<int64_t> ColumnChoices;
 
+  /// The value as a function of one variable of the thread's program
+  /// (`tile % 2`, `(stage + 1) % 2`, `stage * 128`), when it is one.
+  std::optional<StageTerm> Term;
+  /// SlotAddress of an array element: which element, as a term (a
+  /// constant index, or `stage` of `&tmem_empty[stage]`; in PTX the byte
+  /// offset from the run start). Tells the stages of one pipeline apart.
+  std::optional<StageTerm> ElementTerm;
+  /// TmemAddress whose column offset varies: the varying part as a term
+  /// (`base + stage * 128`), for matching it with a barrier element.
+  std::optional<StageTerm> ColumnTerm;
+
   bool isConstant() const { return Constant.has_value(); }
   bool isTmemAddress() const { return Address == AddressKind::TmemAddress; }
   bool isSlotAddress() const { return Address == AddressKind::SlotAddress; }
+  /// The slot of the TMEM address this value is or was computed from; 0
+  /// when it is neither.
+  uint64_t tmemProvenance() const {
+    return isTmemAddress() ? Slot : TmemDerivedSlot;
+  }
   /// A TMEM address that is exactly the value tcgen05.alloc stored.
   bool isAllocationStart() const {
     return isTmemAddress() && LaneOffset == 0 && ColumnOffset == 0;

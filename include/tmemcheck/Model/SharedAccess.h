@@ -29,7 +29,17 @@ struct SharedAccessOp {
   /// The address is generic (no state space, or cvta's source): a TMEM
   /// value there is a pointer made from it.
   bool Generic = false;
+  /// A call of a shared-memory matrix descriptor builder
+  /// (`make_smem_desc(addr)`): the operand is the address the descriptor
+  /// encodes, and a value computed from a TMEM address is wrong there too.
+  bool Descriptor = false;
 };
+
+/// True for the name of a function that builds a shared-memory matrix
+/// descriptor from an address (DeepGEMM `make_smem_desc`, CuTe
+/// `make_umma_desc`, `desc_encode` of hand-written GEMMs); instruction
+/// descriptor builders (`make_instr_desc`) are not.
+bool isSmemDescriptorBuilder(llvm::StringRef Name);
 
 /// Decodes \p I; std::nullopt when it takes no shared-memory or generic
 /// address (global, local, param and const accesses, arithmetic, tcgen05,

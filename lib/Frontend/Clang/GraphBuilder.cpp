@@ -537,6 +537,27 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
                     CE->getBeginLoc(), CE, Cur, F);
       return Cur;
     }
+    // A shared-memory matrix descriptor built from a TMEM address (or a
+    // value computed from one): reported at the call, the body is still
+    // followed.
+    if (Callee->getIdentifier() && isSmemDescriptorBuilder(Callee->getName()))
+      for (const Expr *Arg : explicitArguments(CE)) {
+        OperandValue V;
+        V.Value = Eval.evaluate(Arg, F);
+        if (!V.Value.tmemProvenance())
+          continue;
+        Event E;
+        E.K = Event::Kind::SharedAccess;
+        E.Shared = SharedAccessOp{{0}, /*Generic=*/false};
+        E.Shared->Descriptor = true;
+        E.Opcode = Callee->getName().str();
+        E.Loc = toSourceLoc(SM, CE->getBeginLoc());
+        E.Stack = F.Stack;
+        E.Statement = Facts.statementOf(CE, F);
+        E.Operands.push_back(std::move(V));
+        addEvent(Cur, std::move(E));
+        break;
+      }
     if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
       Event E;
       E.K = Event::Kind::Sync;

@@ -171,6 +171,62 @@ bool isLaneOnlyAddend(const Expr *E, const ASTContext &Ctx) {
          R.Val.getInt().getExtValue() >= 16;
 }
 
+/// The term of `L op R` when one side is a term and the other a constant
+/// (StageTerm.h).
+std::optional<StageTerm> binaryTerm(BinaryOperatorKind Op,
+                                    const AbstractValue &L,
+                                    const AbstractValue &R) {
+  const AbstractValue *T = L.Term && R.Constant ? &L : nullptr;
+  bool TermOnLeft = true;
+  if (!T && R.Term && L.Constant &&
+      (Op == BO_Add || Op == BO_Mul || Op == BO_And || Op == BO_Xor)) {
+    T = &R;
+    TermOnLeft = false;
+  }
+  if (!T || T->Term->isConstant())
+    return std::nullopt;
+  int64_t C = TermOnLeft ? *R.Constant : *L.Constant;
+  switch (Op) {
+  case BO_Add:
+    return T->Term->plus(C);
+  case BO_Sub:
+    return T->Term->plus(-C);
+  case BO_Mul:
+    return T->Term->times(C);
+  case BO_Shl:
+    return T->Term->shiftedLeft(C);
+  case BO_Rem:
+    return T->Term->modulo(C);
+  case BO_And:
+    return T->Term->masked(C);
+  case BO_Xor:
+    return T->Term->xored(C);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// True when \p V is known to change only the lane field (bits 31..16) of
+/// a TMEM address it is added to: `((warp % 4) * 32) << 16` in a local.
+bool movesLanesOnly(const AbstractValue &V) {
+  if (V.KnownFactor && *V.KnownFactor % 65536 == 0)
+    return true;
+  return !V.Choices.empty() && llvm::all_of(V.Choices, [](int64_t C) {
+    return C >= 0 && (C & 0xFFFF) == 0;
+  });
+}
+
+/// The varying part of a TMEM column offset after adding \p Addend (of
+/// unknown value) to \p Base: the addend's term when the base had none.
+std::optional<StageTerm> columnTermAfter(const AbstractValue &Base,
+                                         const AbstractValue &Addend,
+                                         int64_t Sign) {
+  if (Sign < 0 || Base.ColumnTerm || !Addend.Term ||
+      Addend.Term->isConstant())
+    return std::nullopt;
+  return Addend.Term;
+}
+
 /// Collects variables whose value can change after their initialisation.
 class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
 public:
@@ -786,6 +842,15 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
     V.SlotName = ArrayName + "[]";
     return V;
   };
+  // `bars + stage` from a pointer to element k: element `stage + k`.
+  if (!Addend.Constant && Addend.Term && !Negate && Base.ElementTerm &&
+      Base.ElementTerm->isConstant() && Base.SlotElementBytes > 0)
+    if (const auto *PT = BaseExpr->getType()->getAs<PointerType>();
+        PT && !PT->getPointeeType()->isIncompleteType() &&
+        !PT->getPointeeType()->isDependentType() &&
+        Ctx.getTypeSizeInChars(PT->getPointeeType()).getQuantity() ==
+            Base.SlotElementBytes)
+      V.ElementTerm = Addend.Term->plus(Base.ElementTerm->constantValue());
   // Pointer arithmetic moves by the pointee (after the casts written on the
   // pointer), integer arithmetic on a shared address by bytes.
   int64_t Stride = 1;
@@ -807,6 +872,7 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
   int64_t Index = Bytes / Base.SlotElementBytes;
   V.Slot = hashIdentity(reinterpret_cast<const void *>(Base.SlotArray), Index);
   V.SlotName = ArrayName + "[" + std::to_string(Index) + "]";
+  V.ElementTerm = StageTerm::constant(Index);
   V.SlotByteOffset = Bytes;
   V.SlotElementBytes = Base.SlotElementBytes;
   return V;
@@ -954,6 +1020,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       V.Slot = hashIdentity(reinterpret_cast<const void *>(Array), 0);
       V.SlotArray = Array;
       V.SlotName = Name + "[0]";
+      V.ElementTerm = StageTerm::constant(0);
       if (const ArrayType *AT = Ctx.getAsArrayType(IC->getSubExpr()->getType());
           AT && !AT->getElementType()->isIncompleteType() &&
           !AT->getElementType()->isDependentType()) {
@@ -1005,8 +1072,13 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         V.Address = AddressKind::SlotAddress;
         V.Uniform = Uniformity::CtaUniform;
         V.SlotArray = V.Slot;
-        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
           V.SlotArray = slotIdentity(AS->getBase(), F, nullptr, Depth + 1);
+          AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
+          V.ElementTerm = Index.Constant
+                              ? std::optional(StageTerm::constant(*Index.Constant))
+                              : Index.Term;
+        }
       }
       return V;
     }
@@ -1069,6 +1141,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
             VD->getInit() ? evaluateImpl(VD->getInit(), F, Depth + 1).Uniform
                           : Uniformity::Unknown;
         V.Uniform = join(InitU, StepU);
+        V.Term = StageTerm::variable(hashIdentity(VD, F.Id));
         return V;
       }
       if (const Expr *Init = VD->getAnyInitializer())
@@ -1077,6 +1150,14 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
             !VD->getType()->isArrayType() &&
             !isa<InitListExpr>(Init->IgnoreParenImpCasts()))
           return evaluateImpl(Init, F, Depth + 1);
+      // A local the program changes (`stage = (stage + 1) % 2`): its value
+      // here is unknown, but the same in every use that sees it.
+      if (VD->hasLocalStorage() && VD->getType()->isIntegerType() &&
+          !VD->getType()->isReferenceType()) {
+        AbstractValue V = Unknown;
+        V.Term = StageTerm::variable(hashIdentity(VD, F.Id));
+        return V;
+      }
       return Unknown;
     }
     return Unknown;
@@ -1112,9 +1193,11 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
           V.LaneOffset = V.ColumnOffset = std::nullopt;
           V.ColumnChoices.clear();
         }
+        V.ColumnTerm = Base.ColumnTerm;
       } else if (isLaneOnlyAddend(AddendExpr, Ctx)) {
         V.ColumnOffset = Base.ColumnOffset;
         V.ColumnChoices = Base.ColumnChoices;
+        V.ColumnTerm = Base.ColumnTerm;
       } else if (Sign > 0 && Base.ColumnOffset && !Addend.Choices.empty() &&
                  Addend.Choices.front() >= 0 &&
                  Addend.Choices.back() <= 0xFFFF) {
@@ -1123,6 +1206,10 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         for (int64_t C : Addend.Choices)
           V.ColumnChoices.push_back(*Base.ColumnOffset + C);
       }
+      if (!Addend.Constant && !isLaneOnlyAddend(AddendExpr, Ctx))
+        V.ColumnTerm = movesLanesOnly(Addend)
+                           ? Base.ColumnTerm
+                           : columnTermAfter(Base, Addend, Sign);
       // Per thread: `base + (threadIdx.x << 16)`. `base | x` only when the
       // bits cannot meet: an allocation start (lane field 0, as alloc
       // writes it) or'ed with values in the lane field alone.
@@ -1216,7 +1303,12 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       if (!V.Constant && !V.isSlotAddress())
         if (ThreadValuesPtr T = combinePerThread(Op, L, R, Bits, Signed, Exact))
           setPerThread(V, std::move(T), Exact);
+      if (!V.Constant)
+        V.Term = binaryTerm(Op, L, R);
     }
+    if (!V.Constant)
+      V.TmemDerivedSlot = L.tmemProvenance() ? L.tmemProvenance()
+                                             : R.tmemProvenance();
     return V;
   }
 
@@ -1227,6 +1319,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
     AbstractValue S = evaluateImpl(UO->getSubExpr(), F, Depth + 1);
     AbstractValue V;
     V.Uniform = S.Uniform;
+    V.TmemDerivedSlot = S.tmemProvenance();
+    if (UO->getOpcode() == UO_Not && S.Term && !S.Constant)
+      V.Term = S.Term->complemented();
     if (S.Constant) {
       switch (UO->getOpcode()) {
       case UO_Minus:

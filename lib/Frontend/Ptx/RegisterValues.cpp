@@ -403,6 +403,14 @@ void joinInto(PtxValue &A, const PtxValue &B) {
     if (X.ColumnOffset != Y.ColumnOffset)
       X.ColumnOffset.reset();
   }
+  if (X.Term != Y.Term)
+    X.Term.reset();
+  if (X.TmemDerivedSlot != Y.TmemDerivedSlot)
+    X.TmemDerivedSlot = 0;
+  if (X.ElementTerm != Y.ElementTerm)
+    X.ElementTerm.reset();
+  if (X.ColumnTerm != Y.ColumnTerm)
+    X.ColumnTerm.reset();
   if (A.Key != B.Key)
     A.Key.clear();
   A.KeyOperations = std::max(A.KeyOperations, B.KeyOperations);
@@ -731,6 +739,8 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
                                PtxIdentities &Ids)
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
       Params(std::move(ParamBindings)), Ids(Ids) {
+  static unsigned NextInstanceKey = 0;
+  InstanceKey = ++NextInstanceKey;
   for (const ptx::Instruction &I : Code.Instructions) {
     DestsOf.push_back(destinations(I));
     SourcesOf.push_back(sources(I));
@@ -1096,6 +1106,11 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
     PtxValue P = reg(O.Text);
     if (P.V.Spelling.empty())
       P.V.Spelling = O.writtenName().str();
+    // A register set in several places (a loop counter, a stage carried
+    // round a loop): unknown, but one value at each point that reads it.
+    if (P.Defined && !P.V.Constant && !P.V.Term && !P.V.isSlotAddress() &&
+        !P.V.isTmemAddress() && hasSeveralDefinitions(O.Text))
+      P.V.Term = StageTerm::variable(Ids.variable(InstanceKey, O.Text));
     return P;
   }
   case ptx::Operand::Kind::Symbol:
@@ -1117,6 +1132,40 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   default:
     return unknownValue();
   }
+}
+
+/// The stage term of `Base d, L, R` when one operand is a term and the
+/// other a constant (StageTerm.h).
+static std::optional<StageTerm> binaryTerm(StringRef Base,
+                                           const AbstractValue &L,
+                                           const AbstractValue &R) {
+  bool Commutes = Base == "add" || Base == "mul" || Base == "and" ||
+                  Base == "xor";
+  const AbstractValue *T = L.Term && R.Constant ? &L : nullptr;
+  int64_t C = 0;
+  if (T)
+    C = *R.Constant;
+  else if (Commutes && R.Term && L.Constant) {
+    T = &R;
+    C = *L.Constant;
+  }
+  if (!T || T->Term->isConstant())
+    return std::nullopt;
+  if (Base == "add")
+    return T->Term->plus(C);
+  if (Base == "sub")
+    return T->Term->plus(-C);
+  if (Base == "mul")
+    return T->Term->times(C);
+  if (Base == "shl")
+    return T->Term->shiftedLeft(C);
+  if (Base == "rem")
+    return T->Term->modulo(C);
+  if (Base == "and")
+    return T->Term->masked(C);
+  if (Base == "xor")
+    return T->Term->xored(C);
+  return std::nullopt;
 }
 
 /// The value of a two-operand integer instruction `Base d, L, R`.
@@ -1171,6 +1220,15 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       S.V.SlotIndexed = true;
     else
       S.V.SlotRunStart.reset();
+    // `bars + 8 * stage`: the element as a term of the stage, in bytes
+    // from the run start (constant offsets move the run start).
+    if (!C.V.Constant)
+      S.V.ElementTerm =
+          !S.V.ElementTerm && Base == "add" && C.V.Term && !C.V.Term->isConstant()
+              ? C.V.Term
+              : std::nullopt;
+    else if (Base != "add")
+      S.V.ElementTerm.reset();
     S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
     S.V.Uniform = join(S.V.Uniform, C.V.Uniform);
     S.Key.clear();
@@ -1194,9 +1252,14 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
           P.V.LaneOffset = *B.V.LaneOffset + (C >> 16);
         if (B.V.ColumnOffset)
           P.V.ColumnOffset = *B.V.ColumnOffset + (C & 0xFFFF);
+        P.V.ColumnTerm = B.V.ColumnTerm;
       }
     } else if (A.LaneOnly && Base != "sub") {
       P.V.ColumnOffset = B.V.ColumnOffset;
+      P.V.ColumnTerm = B.V.ColumnTerm;
+    } else if (Base == "add" && !B.V.ColumnTerm && A.V.Term &&
+               !A.V.Term->isConstant()) {
+      P.V.ColumnTerm = A.V.Term; // `base + stage * 128`
     }
     // `base + (tid << 16)`: a uniform base moved by a lane-variant amount
     // (or the reverse). `base | x` only when the bits cannot meet: an
@@ -1263,6 +1326,11 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
     setCombinedKey(P, L, R, [&] {
       return ("(" + L.Key + " " + Base + " " + R.Key + ")").str();
     });
+  if (!P.V.Constant && !Wide)
+    P.V.Term = binaryTerm(Base, L.V, R.V);
+  if (!P.V.Constant && !P.V.isTmemAddress())
+    P.V.TmemDerivedSlot = L.V.tmemProvenance() ? L.V.tmemProvenance()
+                                               : R.V.tmemProvenance();
   // Bits 15..0 of the result are zero: a lane-field addend.
   if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
     P.LaneOnly = true;
@@ -1333,6 +1401,14 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         setOffsets(P, std::move(T), Exact);
       }
       // The name of a variable is its address in that state space.
+      Out[0] = P;
+    } else if (Base == "mov" && I.Operands.size() == 2 && Out.size() == 1 &&
+               I.Operands[1].K == ptx::Operand::Kind::Vector) {
+      // `mov.b64 %rd, {lo, hi}`: a descriptor packed from two halves.
+      PtxValue P = unknownValue();
+      for (const ptx::Operand &E : I.Operands[1].Elements)
+        if (!P.V.TmemDerivedSlot)
+          P.V.TmemDerivedSlot = operand(E).V.tmemProvenance();
       Out[0] = P;
     }
     return Out;
@@ -1500,6 +1576,9 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   if ((Base == "not" || Base == "neg" || Base == "abs") && Out.size() == 1) {
     PtxValue A = Src(1);
     PtxValue P = withUniformity(A.V.Uniform);
+    P.V.TmemDerivedSlot = A.V.tmemProvenance();
+    if (Base == "not" && A.V.Term && !A.V.Constant)
+      P.V.Term = A.V.Term->complemented();
     if (A.V.Constant && Bits) {
       int64_t C = *A.V.Constant;
       P = constant(truncate(Base == "not"   ? ~C
@@ -1559,8 +1638,16 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     Uniformity U = Uniformity::CtaUniform;
     for (const ptx::Operand *S : SourcesOf[Index])
       U = join(U, operand(*S).V.Uniform);
-    for (PtxValue &P : Out)
+    // `bfi`, `lop3`, `shf` of a TMEM address: a descriptor field built
+    // from it (AbstractValue::TmemDerivedSlot).
+    uint64_t Derived = 0;
+    for (const ptx::Operand *S : SourcesOf[Index])
+      if (!Derived)
+        Derived = operand(*S).V.tmemProvenance();
+    for (PtxValue &P : Out) {
       P.V.Uniform = U;
+      P.V.TmemDerivedSlot = Derived;
+    }
   }
   return Out;
 }

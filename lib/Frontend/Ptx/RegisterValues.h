@@ -221,6 +221,9 @@ private:
                                         size_t Count, unsigned Bytes) const;
   llvm::StringMap<PtxValue> Params;
   PtxIdentities &Ids;
+  /// Tells this instance's registers apart from another instance's when
+  /// they stand for a stage variable (StageTerm.h).
+  unsigned InstanceKey;
   llvm::StringMap<PtxValue> Values;
   llvm::StringMap<unsigned> DefCount;
   /// Values proved per thread (refineByThread): they replace the join of
