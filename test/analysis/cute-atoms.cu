@@ -3,6 +3,10 @@
 // RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-ld-use-before-wait' %s -- -I%S/Inputs/cute 2>&1 | FileCheck %s --check-prefix=STRICT --implicit-check-not="[tmem-"
 // RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-ld-use-before-wait' %s -- -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --check-prefix=STRICT --implicit-check-not="[tmem-"
 // RUN: %tmemcheck-bin --no-cuda --no-snippets --checks='-*,tmem-lane-quarter' %s -- -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --check-prefix=REMARK
+// An atom cut by the call depth bound issues nothing in the graph; that is
+// the depth remark's to say, not a disagreement of body and name.
+// RUN: not %tmemcheck-bin --no-cuda --no-snippets --max-call-depth=2 --checks='-*,tmem-lane-quarter' %s -- -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --check-prefix=DEPTH --implicit-check-not="stands for"
+// DEPTH: remark: call depth bound of 2 reached in kernel 'tutorial_epilogue'
 //
 // CuTe's SM100 atoms (Inputs/cute mimics their shapes), with the asm
 // compiled out (the first command: the atoms are recognised by name) and
