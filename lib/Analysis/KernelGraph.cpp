@@ -124,10 +124,11 @@ std::vector<unsigned> KernelGraph::reversePostOrder() const {
 namespace {
 
 /// Blocks reachable from \p From through at least one edge of \p Edges
-/// (successors or predecessors).
-template <typename EdgesFn>
+/// (successors or predecessors), going on only from blocks \p Through
+/// accepts (the others are reached but not left).
+template <typename EdgesFn, typename ThroughFn>
 std::vector<uint8_t> closure(const std::vector<Block> &Blocks, unsigned From,
-                             EdgesFn Edges) {
+                             EdgesFn Edges, ThroughFn Through) {
   std::vector<uint8_t> Reached(Blocks.size(), 0);
   std::vector<unsigned> Work(Edges(Blocks[From]).begin(),
                              Edges(Blocks[From]).end());
@@ -137,21 +138,34 @@ std::vector<uint8_t> closure(const std::vector<Block> &Blocks, unsigned From,
     if (Reached[B])
       continue;
     Reached[B] = 1;
-    Work.insert(Work.end(), Edges(Blocks[B]).begin(), Edges(Blocks[B]).end());
+    if (Through(B))
+      Work.insert(Work.end(), Edges(Blocks[B]).begin(),
+                  Edges(Blocks[B]).end());
   }
   return Reached;
 }
 
+bool always(unsigned) { return true; }
+
 } // namespace
 
 std::vector<uint8_t> KernelGraph::reachableFrom(unsigned From) const {
-  return closure(Blocks, From,
-                 [](const Block &B) -> const auto & { return B.Succs; });
+  return closure(
+      Blocks, From, [](const Block &B) -> const auto & { return B.Succs; },
+      always);
+}
+
+std::vector<uint8_t> KernelGraph::reachableFrom(
+    unsigned From, llvm::function_ref<bool(unsigned)> Through) const {
+  return closure(
+      Blocks, From, [](const Block &B) -> const auto & { return B.Succs; },
+      Through);
 }
 
 std::vector<uint8_t> KernelGraph::reaching(unsigned To) const {
-  return closure(Blocks, To,
-                 [](const Block &B) -> const auto & { return B.Preds; });
+  return closure(
+      Blocks, To, [](const Block &B) -> const auto & { return B.Preds; },
+      always);
 }
 
 void KernelGraph::noteCallsWithoutBody(

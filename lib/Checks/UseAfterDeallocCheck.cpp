@@ -62,22 +62,11 @@ bool freedBefore(const KernelGraph &G, const EventIndex &Index,
     return RendezvousIn(BD, PD + 1, PU);
   if (RendezvousIn(BD, PD + 1, G.Blocks[BD].Events.size()))
     return true;
-  std::vector<uint8_t> Seen(G.Blocks.size(), 0);
-  std::vector<unsigned> Work(G.Blocks[BD].Succs.begin(),
-                             G.Blocks[BD].Succs.end());
-  while (!Work.empty()) {
-    unsigned B = Work.back();
-    Work.pop_back();
-    if (Seen[B])
-      continue;
-    Seen[B] = 1;
-    if (B == BU && !RendezvousIn(BU, 0, PU))
-      return false; // reached without a rendezvous
-    if (RendezvousIn(B, 0, G.Blocks[B].Events.size()))
-      continue;
-    for (unsigned S : G.Blocks[B].Succs)
-      Work.push_back(S);
-  }
+  std::vector<uint8_t> Reached = G.reachableFrom(BD, [&](unsigned B) {
+    return !RendezvousIn(B, 0, G.Blocks[B].Events.size());
+  });
+  if (Reached[BU] && !RendezvousIn(BU, 0, PU))
+    return false; // reached without a rendezvous
   return true;
 }
 

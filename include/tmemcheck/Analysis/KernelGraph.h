@@ -15,6 +15,7 @@
 #include "tmemcheck/Model/SharedAccess.h"
 #include "tmemcheck/Model/TmemOp.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -279,6 +280,12 @@ struct KernelGraph {
   /// Blocks reachable from \p From through at least one edge (From itself
   /// only if it is on a cycle), as a flag per block.
   std::vector<uint8_t> reachableFrom(unsigned From) const;
+  /// The same, going on only from the blocks \p Through accepts: the
+  /// blocks a path reaches before it passes one that \p Through rejects
+  /// (which is reached, but not left).
+  std::vector<uint8_t>
+  reachableFrom(unsigned From,
+                llvm::function_ref<bool(unsigned)> Through) const;
   /// Blocks from which \p To is reachable through at least one edge.
   std::vector<uint8_t> reaching(unsigned To) const;
   /// The kernel statement \p E belongs to, or nullptr.

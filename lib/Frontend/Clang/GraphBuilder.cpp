@@ -546,16 +546,8 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
         V.Value = Eval.evaluate(Arg, F);
         if (!V.Value.tmemProvenance())
           continue;
-        Event E;
-        E.K = Event::Kind::SharedAccess;
-        E.Shared = SharedAccessOp{{0}, /*Generic=*/false};
-        E.Shared->Descriptor = true;
-        E.Opcode = Callee->getName().str();
-        E.Loc = toSourceLoc(SM, CE->getBeginLoc());
-        E.Stack = F.Stack;
-        E.Statement = Facts.statementOf(CE, F);
-        E.Operands.push_back(std::move(V));
-        addEvent(Cur, std::move(E));
+        addSharedUseEvent(std::move(V), Callee->getName(), /*Generic=*/false,
+                          /*Descriptor=*/true, CE->getBeginLoc(), CE, Cur, F);
         break;
       }
     if (Callee->getIdentifier() && Callee->getName() == "__syncthreads") {
@@ -741,9 +733,18 @@ void GraphBuilder::addPointerUse(const Expr *Pointer, llvm::StringRef What,
   V.Value = Eval.evaluate(Pointer, F);
   if (!V.Value.isTmemAddress())
     return;
+  addSharedUseEvent(std::move(V), What, /*Generic=*/What == "dereference",
+                    /*Descriptor=*/false, Loc, Site, Cur, F);
+}
+
+void GraphBuilder::addSharedUseEvent(OperandValue V, llvm::StringRef What,
+                                     bool Generic, bool Descriptor,
+                                     SourceLocation Loc, const Stmt *Site,
+                                     unsigned Cur, const Frame &F) {
   Event E;
   E.K = Event::Kind::SharedAccess;
-  E.Shared = SharedAccessOp{{0}, /*Generic=*/What == "dereference"};
+  E.Shared = SharedAccessOp{{0}, Generic};
+  E.Shared->Descriptor = Descriptor;
   E.Opcode = What.str();
   E.Loc = Site && Site->getBeginLoc() == Loc
               ? toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),

@@ -159,6 +159,13 @@ private:
   void addPointerUse(const clang::Expr *Pointer, llvm::StringRef What,
                      clang::SourceLocation Loc, const clang::Stmt *Site,
                      unsigned Cur, const Frame &F);
+  /// The SharedAccess event of addPointerUse and of a shared-memory
+  /// descriptor built from \p V (\p Descriptor), at \p Loc (spanning
+  /// \p Site when it starts there).
+  void addSharedUseEvent(OperandValue V, llvm::StringRef What, bool Generic,
+                         bool Descriptor, clang::SourceLocation Loc,
+                         const clang::Stmt *Site, unsigned Cur,
+                         const Frame &F);
   void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
   /// Records which warp indices take each arm of `warp_idx < 4`-style tests.
   void recordWarpArms(const clang::Expr *Cond, Block &Blk, const Frame &F);
