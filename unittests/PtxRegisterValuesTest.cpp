@@ -394,3 +394,67 @@ $L__END:
   EXPECT_EQ(F.reg("%p7").V.Uniform, Uniformity::CtaUniform);
   EXPECT_EQ(F.reg("%r11").V.Uniform, Uniformity::CtaUniform);
 }
+
+TEST(PtxRegisterValues, ColumnFieldOfALaneQuarterAddress) {
+  // CuTe DSL's TMEM address of a warp's lane quarter: the lane field
+  // differs between warps, bits 15..0 (the column) do not.
+  Instance F(R"(
+	.reg .b32 	%r<16>;
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 16;
+	and.b32 	%r3, %r2, 6291456;
+	or.b32 	%r4, %r3, 96;
+	add.s32 	%r5, %r3, 272;
+	mul.lo.s32 	%r6, %r4, 2;
+	shr.u32 	%r7, %r4, 1;
+	add.s32 	%r8, %r1, 32;
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  EXPECT_FALSE(F.reg("%r3").V.Constant);
+  EXPECT_EQ(lowHalf(F.reg("%r2")), 0);
+  EXPECT_EQ(lowHalf(F.reg("%r3")), 0);
+  EXPECT_EQ(lowHalf(F.reg("%r4")), 96);
+  EXPECT_EQ(lowHalf(F.reg("%r5")), 272);
+  EXPECT_EQ(lowHalf(F.reg("%r6")), 192);
+  // A right shift brings unknown bits down; %tid.x's own low half varies.
+  EXPECT_EQ(lowHalf(F.reg("%r7")), std::nullopt);
+  EXPECT_EQ(lowHalf(F.reg("%r8")), std::nullopt);
+}
+
+TEST(PtxRegisterValues, ValueAtAReadSeesOnlyTheDefinitionsReachingIt) {
+  // %r3 is the lane-quarter address of the mainloop, then the column
+  // counter of a later loop: its flow-insensitive value has lost the
+  // column, its value where the mainloop reads it has not.
+  Instance F(R"(
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<16>;
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 16;
+	and.b32 	%r3, %r2, 6291456;
+	add.s32 	%r4, %r3, 256;
+	st.shared.u32 	[%r4], %r1;
+	mov.u32 	%r5, 0;
+$L__EPI:
+	add.s32 	%r6, %r3, 256;
+	st.shared.u32 	[%r6], %r1;
+	add.s32 	%r3, %r3, 16;
+	add.s32 	%r5, %r5, 1;
+	setp.ne.s32 	%p1, %r5, 8;
+	@%p1 bra 	$L__EPI;
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  const auto &Is = F.Parsed.Instructions;
+  EXPECT_EQ(lowHalf(F.reg("%r3")), std::nullopt);
+  EXPECT_EQ(lowHalf(F.reg("%r4")), std::nullopt);
+  // The first store (instruction 4) reads %r4 = %r3 + 256 with %r3's
+  // first definition alone.
+  ASSERT_EQ(Is[4].base(), "st");
+  EXPECT_EQ(lowHalf(F.Values->operandAt(Is[4].Operands[0].Elements[0], 4)),
+            256);
+  // In the loop both definitions of %r3 reach: unknown again.
+  ASSERT_EQ(Is[7].base(), "st");
+  EXPECT_EQ(lowHalf(F.Values->operandAt(Is[7].Operands[0].Elements[0], 7)),
+            std::nullopt);
+}

@@ -59,6 +59,11 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
       Column = C & 0xFFFF;
       Lane = C >> 16;
       Known = true;
+    } else if (V.KnownLowHalf) {
+      // The lane field varies (a lane quarter per warp), the column field
+      // does not.
+      Column = (*V.KnownLowHalf + O.AddressOffset) & 0xFFFF;
+      Known = true;
     } else if (V.PerThread && V.PerThreadExact && !V.PerThread->empty()) {
       Known = true;
       for (int64_t X : *V.PerThread) {

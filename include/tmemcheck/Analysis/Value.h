@@ -62,6 +62,11 @@ struct AbstractValue {
   /// to be a multiple of (`n * 32`, `k << 6`), used to see that
   /// `threadIdx.x < n * 32` selects whole warps.
   std::optional<int64_t> KnownFactor;
+  /// When Constant is unknown: bits 15..0 of the value, when they are the
+  /// same in every thread although the rest is not (`((tid << 16) &
+  /// 0x600000) | 96`, column 96 of the warp's lane quarter). A TMEM address
+  /// is a lane field over a column field, so these are its column.
+  std::optional<int64_t> KnownLowHalf;
 
   /// The value in each thread of a 1-D block, by threadIdx.x (0..1023),
   /// relative to a warp-uniform base: thread t holds base(t / 32) +

@@ -100,10 +100,14 @@ void PtxGraphBuilder::addEvent(unsigned Block, Event E) {
 
 OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
                                            const RegisterValues &V,
-                                           unsigned Instance) {
+                                           unsigned Instance,
+                                           std::optional<unsigned> ReadAt) {
   OperandValue R;
+  auto Value = [&](const ptx::Operand &L) {
+    return ReadAt ? V.operandAt(L, *ReadAt) : V.operand(L);
+  };
   auto Leaf = [&](const ptx::Operand &L) {
-    AbstractValue A = V.operand(L).V;
+    AbstractValue A = Value(L).V;
     if (L.K == ptx::Operand::Kind::Register) {
       A.VariableId = Ids.variable(Instance, L.Text);
       A.VariableName = L.writtenName().str();
@@ -117,7 +121,7 @@ OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
       R.Elements.push_back(Leaf(E));
     break;
   case ptx::Operand::Kind::Address:
-    R.Value = V.operand(O).V;
+    R.Value = Value(O).V;
     // A displacement into a shared variable is part of the slot's
     // identity (RegisterValues::operand folds it in).
     R.AddressOffset = R.Value.isSlotAddress() ? 0 : O.AddressOffset;
@@ -510,7 +514,7 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
         Event E = MakeEvent(Event::Kind::Tmem, Idx);
         E.Op = std::move(Op);
         for (const ptx::Operand &O : I.Operands)
-          E.Operands.push_back(operandValue(O, Values, F.Id));
+          E.Operands.push_back(operandValue(O, Values, F.Id, Idx));
         if (auto Name = LoadName.find(Idx);
             Name != LoadName.end() && E.Op->DataOperand >= 0 &&
             size_t(E.Op->DataOperand) < E.Operands.size())

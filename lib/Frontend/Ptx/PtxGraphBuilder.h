@@ -67,8 +67,11 @@ private:
   std::vector<std::optional<PtxValue>>
   argumentValues(const ptx::Instruction &Call, unsigned CallIndex,
                  unsigned BlockBegin, const RegisterValues &Values);
+  /// The value of operand \p O of an event; as instruction \p ReadAt
+  /// reads it when given (RegisterValues::operandAt).
   OperandValue operandValue(const ptx::Operand &O, const RegisterValues &V,
-                            unsigned Instance);
+                            unsigned Instance,
+                            std::optional<unsigned> ReadAt = std::nullopt);
   /// A call of a function declared without a body that the config models
   /// (`ApiModels:`): the model's instructions as events at the call, `%N`
   /// bound to argument N of the C++ declaration (after the object of a

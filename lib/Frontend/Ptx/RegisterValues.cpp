@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <climits>
 #include <set>
@@ -38,7 +39,7 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
       (A.TrueFor && *A.TrueFor != *B.TrueFor))
     return false;
   return A.Defined == B.Defined && A.Key == B.Key && sameExpr(A.Tid, B.Tid) &&
-         A.LaneOnly == B.LaneOnly && A.SlotOffset == B.SlotOffset &&
+         X.KnownLowHalf == Y.KnownLowHalf && A.SlotOffset == B.SlotOffset &&
          A.SlotRead == B.SlotRead && X.LaneVariant == Y.LaneVariant &&
          X.PerThreadExact == Y.PerThreadExact &&
          bool(X.PerThread) == bool(Y.PerThread) &&
@@ -57,6 +58,12 @@ PtxValue unknownValue() {
   P.V.Uniform = Uniformity::Unknown;
   P.Defined = true;
   return P;
+}
+
+std::optional<int64_t> lowHalf(const PtxValue &P) {
+  if (P.V.Constant)
+    return *P.V.Constant & 0xFFFF;
+  return P.V.KnownLowHalf;
 }
 
 uint64_t PtxIdentities::slot(StringRef Var, int64_t Offset) {
@@ -244,7 +251,6 @@ PtxValue constant(int64_t C) {
   P.V.Uniform = Uniformity::CtaUniform;
   P.V.Spelling = std::to_string(C);
   P.Key = std::to_string(C);
-  P.LaneOnly = (C & 0xFFFF) == 0;
   auto E = std::make_shared<TidExpr>();
   E->Value = C;
   P.Tid = std::move(E);
@@ -382,6 +388,8 @@ void joinInto(PtxValue &A, const PtxValue &B) {
     return;
   AbstractValue &X = A.V;
   const AbstractValue &Y = B.V;
+  std::optional<int64_t> LowA = lowHalf(A), LowB = lowHalf(B);
+  X.KnownLowHalf = LowA == LowB ? LowA : std::nullopt;
   X.Uniform = join(X.Uniform, Y.Uniform);
   if (X.Constant != Y.Constant) {
     X.Constant.reset();
@@ -429,7 +437,6 @@ void joinInto(PtxValue &A, const PtxValue &B) {
     A.Tid.reset();
   if (!A.TrueFor || !B.TrueFor || *A.TrueFor != *B.TrueFor)
     A.TrueFor.reset();
-  A.LaneOnly = A.LaneOnly && B.LaneOnly;
   if (A.SlotOffset != B.SlotOffset)
     A.SlotOffset.reset();
   for (int I = 0; I < 2; ++I)
@@ -744,8 +751,31 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
   for (const ptx::Instruction &I : Code.Instructions) {
     DestsOf.push_back(destinations(I));
     SourcesOf.push_back(sources(I));
-    for (const ptx::Operand *D : DestsOf.back())
+    for (const ptx::Operand *D : DestsOf.back()) {
       ++DefCount[D->Text];
+      DefSites[D->Text].push_back(DestsOf.size() - 1);
+    }
+  }
+  // Blocks as runs of instructions, for reachingDefinitions().
+  const size_t Blocks = Code.Succs.size();
+  bool Contiguous = Code.BlockOf.size() == Code.Instructions.size();
+  BlockFirst.assign(Blocks, ~0u);
+  for (size_t Idx = 0; Contiguous && Idx < Code.BlockOf.size(); ++Idx) {
+    unsigned B = Code.BlockOf[Idx];
+    if (B >= Blocks || (Idx > 0 && B != Code.BlockOf[Idx - 1] &&
+                        BlockFirst[B] != ~0u))
+      Contiguous = false;
+    else if (BlockFirst[B] == ~0u)
+      BlockFirst[B] = Idx;
+  }
+  if (Contiguous) {
+    Preds.resize(Blocks);
+    for (unsigned B = 0; B < Blocks; ++B)
+      for (unsigned S : Code.Succs[B])
+        if (S < Blocks)
+          Preds[S].push_back(B);
+  } else {
+    BlockFirst.clear();
   }
   solve();
   // What the per-thread walk learns can decide further branches on %tid.x:
@@ -1084,6 +1114,13 @@ PtxValue RegisterValues::symbol(StringRef Name) const {
 PtxValue RegisterValues::reg(StringRef Name) const {
   if (GaveUp)
     return unknownValue();
+  if (Point && !Solving) {
+    ReadPoint At = *Point;
+    Point.reset(); // regAt() reads the flow-insensitive values
+    PtxValue V = regAt(Name, At);
+    Point = At;
+    return V;
+  }
   auto It = Values.find(Name);
   if (It != Values.end())
     return It->second;
@@ -1096,6 +1133,122 @@ PtxValue RegisterValues::reg(StringRef Name) const {
     return Cached->second;
   }
   return unknownValue();
+}
+
+const std::vector<unsigned> &
+RegisterValues::reachingDefinitions(StringRef Name, unsigned Instr) const {
+  auto [It, New] = Reaching.try_emplace({Name.str(), Instr});
+  std::vector<unsigned> &Result = It->second;
+  if (!New || Preds.empty() || Instr >= Code.BlockOf.size())
+    return Result;
+  auto Sites = DefSites.find(Name);
+  if (Sites == DefSites.end())
+    return Result;
+  const std::vector<unsigned> &Defs = Sites->second;
+  std::set<unsigned> Found;
+  // The definitions in [first of B, Before), last first, down to one that
+  // always writes: true if one did (it hides the earlier ones).
+  auto Scan = [&](unsigned B, unsigned Before) {
+    auto Lo = std::lower_bound(Defs.begin(), Defs.end(), BlockFirst[B]);
+    auto Hi = std::lower_bound(Defs.begin(), Defs.end(), Before);
+    while (Hi != Lo) {
+      --Hi;
+      Found.insert(*Hi);
+      if (!Code.Instructions[*Hi].Pred)
+        return true;
+    }
+    return false;
+  };
+  auto End = [&](unsigned B) {
+    return B + 1 < BlockFirst.size() ? BlockFirst[B + 1]
+                                     : unsigned(Code.Instructions.size());
+  };
+  const unsigned Start = Code.BlockOf[Instr];
+  std::vector<unsigned> Work;
+  if (!Scan(Start, Instr))
+    Work = Preds[Start];
+  std::vector<uint8_t> Seen(Preds.size(), 0);
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    if (Seen[B])
+      continue;
+    Seen[B] = 1;
+    if (!Scan(B, End(B)))
+      Work.insert(Work.end(), Preds[B].begin(), Preds[B].end());
+  }
+  Result.assign(Found.begin(), Found.end());
+  return Result;
+}
+
+std::vector<PtxValue> RegisterValues::guardedOutputs(unsigned Idx) const {
+  const ptx::Instruction &I = Code.Instructions[Idx];
+  std::vector<PtxValue> Vals = evaluate(I);
+  if (!I.Pred)
+    return Vals;
+  Uniformity Guard = operand(I.Pred->Predicate).V.Uniform;
+  for (PtxValue &V : Vals) {
+    if (!V.Defined)
+      continue; // a source is not known yet (optimistic start)
+    // Written only where the guard holds: the register's value depends on
+    // the guard as well.
+    V.V.Uniform = join(V.V.Uniform, Guard);
+    // Lanes the guard skips keep an older value: no longer one function
+    // of the lane.
+    if (Guard > Uniformity::WarpUniform) {
+      V.V.LaneVariant = false;
+      V.V.PerThread.reset();
+      V.V.PerThreadExact = false;
+    }
+  }
+  return Vals;
+}
+
+PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
+  auto Flow = Values.find(Name);
+  auto Sites = DefSites.find(Name);
+  if (Flow == Values.end() || Sites == DefSites.end() || Overrides.count(Name))
+    return reg(Name);
+  auto Key = std::make_tuple(Name.str(), At.Instr, At.Depth);
+  if (auto It = ValuesAt.find(Key); It != ValuesAt.end())
+    return It->second;
+  const std::vector<unsigned> &Reach = reachingDefinitions(Name, At.Instr);
+  const bool All = Reach.empty() || Reach.size() == Sites->second.size();
+  PtxValue V;
+  if (At.Depth == 0 && All) {
+    V = Flow->second;
+  } else {
+    for (unsigned Def : All ? Sites->second : Reach) {
+      std::vector<PtxValue> Outs;
+      if (At.Depth == 0) {
+        Outs = Outputs[Def];
+      } else {
+        llvm::SaveAndRestore<std::optional<ReadPoint>> Saved(
+            Point, ReadPoint{Def, At.Depth - 1});
+        Outs = guardedOutputs(Def);
+      }
+      const std::vector<const ptx::Operand *> &Dests = DestsOf[Def];
+      for (size_t D = 0; D < Dests.size() && D < Outs.size(); ++D)
+        if (Dests[D]->Text == Name && Outs[D].Defined)
+          joinInto(V, Outs[D]);
+    }
+    // Which of several definitions a thread sees depends on the branches
+    // to them (solve()): keep the flow-insensitive uniformity then.
+    if (Sites->second.size() > 1 && (All || Reach.size() > 1))
+      V.V.Uniform = join(V.V.Uniform, Flow->second.V.Uniform);
+    if (!V.Defined)
+      V = Flow->second;
+  }
+  return ValuesAt.emplace(std::move(Key), V).first->second;
+}
+
+PtxValue RegisterValues::operandAt(const ptx::Operand &O,
+                                   unsigned Instr) const {
+  if (GaveUp || Instr >= Code.Instructions.size())
+    return operand(O);
+  llvm::SaveAndRestore<std::optional<ReadPoint>> Saved(
+      Point, ReadPoint{Instr, ReadPointDepth});
+  return operand(O);
 }
 
 PtxValue RegisterValues::operand(const ptx::Operand &O) const {
@@ -1169,6 +1322,42 @@ static std::optional<StageTerm> binaryTerm(StringRef Base,
 }
 
 /// The value of a two-operand integer instruction `Base d, L, R`.
+namespace {
+/// Bits 15..0 of `Base l, r` from bits 15..0 of its operands, where they
+/// decide them: carries and products only move upwards, so the low half of
+/// a sum, difference, product or left shift depends on the operands' low
+/// halves alone (a lane field added to a column, `(tid << 16) | 96`).
+std::optional<int64_t> lowHalfOf(StringRef Base, std::optional<int64_t> L,
+                                 std::optional<int64_t> R) {
+  constexpr int64_t Mask = 0xFFFF;
+  if (Base == "and" && (L == 0 || R == 0))
+    return 0;
+  if (Base == "or" && (L == Mask || R == Mask))
+    return Mask;
+  if (Base == "shl" && R && *R >= 16)
+    return 0;
+  if (Base == "mul" && (L == 0 || R == 0))
+    return 0;
+  if (!L || !R)
+    return std::nullopt;
+  if (Base == "add")
+    return (*L + *R) & Mask;
+  if (Base == "sub")
+    return (*L - *R) & Mask;
+  if (Base == "mul")
+    return (*L * *R) & Mask;
+  if (Base == "and")
+    return *L & *R;
+  if (Base == "or")
+    return *L | *R;
+  if (Base == "xor")
+    return *L ^ *R;
+  if (Base == "shl" && *R >= 0)
+    return (*L << *R) & Mask;
+  return std::nullopt;
+}
+} // namespace
+
 PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
                                 const PtxValue &R, unsigned Bits, bool Signed,
                                 bool Wide) const {
@@ -1254,8 +1443,13 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
           P.V.ColumnOffset = *B.V.ColumnOffset + (C & 0xFFFF);
         P.V.ColumnTerm = B.V.ColumnTerm;
       }
-    } else if (A.LaneOnly && Base != "sub") {
-      P.V.ColumnOffset = B.V.ColumnOffset;
+    } else if (std::optional<int64_t> Low = lowHalf(A);
+               Low && Base != "sub" &&
+               !(Base == "or" && (B.V.ColumnOffset.value_or(1) & *Low))) {
+      // A lane field (`tid << 16`), maybe over a column field that is the
+      // same in every thread (`(tid << 16 & 0x600000) | 96`).
+      if (B.V.ColumnOffset)
+        P.V.ColumnOffset = *B.V.ColumnOffset + *Low;
       P.V.ColumnTerm = B.V.ColumnTerm;
     } else if (Base == "add" && !B.V.ColumnTerm && A.V.Term &&
                !A.V.Term->isConstant()) {
@@ -1331,19 +1525,10 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
   if (!P.V.Constant && !P.V.isTmemAddress())
     P.V.TmemDerivedSlot = L.V.tmemProvenance() ? L.V.tmemProvenance()
                                                : R.V.tmemProvenance();
-  // Bits 15..0 of the result are zero: a lane-field addend.
-  if (Base == "shl" && R.V.Constant && *R.V.Constant >= 16)
-    P.LaneOnly = true;
-  if (Base == "and" && ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
-                        (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
-    P.LaneOnly = true;
-  if ((Base == "and" || Base == "or" || Base == "add") && L.LaneOnly &&
-      R.LaneOnly)
-    P.LaneOnly = true;
-  if (Base == "mul" && !Wide &&
-      ((L.V.Constant && (*L.V.Constant & 0xFFFF) == 0) ||
-       (R.V.Constant && (*R.V.Constant & 0xFFFF) == 0)))
-    P.LaneOnly = true;
+  if (!P.V.Constant && !Wide && (Bits == 0 || Bits >= 16))
+    P.V.KnownLowHalf =
+        lowHalfOf(Base, lowHalf(L),
+                  Base == "shl" && !R.V.Constant ? std::nullopt : lowHalf(R));
   // Not a function of %tid.x alone, but of one plus a warp-uniform base:
   // `(taddr + (tid << 16)) + lane`.
   if ((!P.Tid || L.V.PerThread || R.V.PerThread) && !Wide &&
@@ -1827,29 +2012,10 @@ void RegisterValues::solve() {
         GaveUp = true;
         return;
       }
-      const ptx::Instruction &I = Code.Instructions[Idx];
       const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
       if (Dests.empty())
         continue;
-      std::vector<PtxValue> Vals = evaluate(I);
-      Uniformity Guard = Uniformity::CtaUniform;
-      if (I.Pred)
-        Guard = operand(I.Pred->Predicate).V.Uniform;
-      for (PtxValue &V : Vals) {
-        if (!V.Defined)
-          continue; // a source is not known yet (optimistic start)
-        // Written only where the guard holds: the register's value
-        // depends on the guard as well.
-        if (I.Pred)
-          V.V.Uniform = join(V.V.Uniform, Guard);
-        // Lanes the guard skips keep an older value: no longer one
-        // function of the lane.
-        if (I.Pred && Guard > Uniformity::WarpUniform) {
-          V.V.LaneVariant = false;
-          V.V.PerThread.reset();
-          V.V.PerThreadExact = false;
-        }
-      }
+      std::vector<PtxValue> Vals = guardedOutputs(Idx);
       if (Outputs[Idx] == Vals)
         continue;
       Outputs[Idx] = std::move(Vals);

@@ -38,9 +38,11 @@
 #include <array>
 #include <bitset>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -91,7 +93,6 @@ struct PtxValue {
   static constexpr unsigned MaxKeyOperations = 32;
   /// The value as a function of %tid.x alone, when it is one.
   std::shared_ptr<const TidExpr> Tid;
-  bool LaneOnly = false; ///< bits 15..0 are known to be zero.
   /// A TMEM address read from one shared-memory slot (the same word, so the
   /// same value, in every thread that reads it), or one moved by warp-
   /// uniform amounts: a warp-uniform base for AbstractValue::LaneVariant.
@@ -173,6 +174,14 @@ public:
   PtxValue operand(const ptx::Operand &O) const;
   /// The value of register \p Name (unknown if never defined).
   PtxValue reg(llvm::StringRef Name) const;
+  /// The value of operand \p O as instruction \p Instr reads it. A
+  /// register with several definitions takes only those that reach
+  /// \p Instr: nvcc reuses a register for a later loop's counter
+  /// (`and %r9, %r8, 0x600000` before the mainloop, `add %r9, %r9, 16` in
+  /// the epilogue loop after it), and before that loop the register has
+  /// its first value alone. The sources of the definitions are read the
+  /// same way, a few definitions deep; deeper, the flow-insensitive value.
+  PtxValue operandAt(const ptx::Operand &O, unsigned Instr) const;
   /// True if \p Name is defined by more than one instruction.
   bool hasSeveralDefinitions(llvm::StringRef Name) const;
   /// True when the fixpoint did not settle (every value is then unknown).
@@ -188,6 +197,21 @@ public:
   static std::vector<const ptx::Operand *> sources(const ptx::Instruction &I);
 
 private:
+  /// Where operandAt() reads registers, and how many definitions deeper
+  /// it may still follow.
+  struct ReadPoint {
+    unsigned Instr;
+    unsigned Depth;
+  };
+  static constexpr unsigned ReadPointDepth = 6;
+  PtxValue regAt(llvm::StringRef Name, ReadPoint At) const;
+  /// The definitions of \p Name that reach instruction \p Instr (sorted);
+  /// empty when none does or the code's blocks are not contiguous.
+  const std::vector<unsigned> &reachingDefinitions(llvm::StringRef Name,
+                                                   unsigned Instr) const;
+  /// What instruction \p Idx writes to its destinations, its guard applied.
+  std::vector<PtxValue> guardedOutputs(unsigned Idx) const;
+
   void solve();
   /// Registers whose definitions disagree, followed thread by thread
   /// (ThreadValues): true if a value was learnt.
@@ -237,10 +261,26 @@ private:
   mutable llvm::StringMap<PtxValue> Specials;
   bool GaveUp = false;
   bool Solving = false; ///< inside solve(): undefined means "not yet".
+  /// operandAt(): the read point registers are read at, while set.
+  mutable std::optional<ReadPoint> Point;
+  /// The instructions defining each register, in order.
+  llvm::StringMap<std::vector<unsigned>> DefSites;
+  /// First instruction of each block and the blocks' predecessors (empty
+  /// when the blocks are not contiguous runs of instructions).
+  std::vector<unsigned> BlockFirst;
+  std::vector<std::vector<unsigned>> Preds;
+  mutable std::map<std::pair<std::string, unsigned>, std::vector<unsigned>>
+      Reaching;
+  mutable std::map<std::tuple<std::string, unsigned, unsigned>, PtxValue>
+      ValuesAt;
 };
 
 /// The unknown value: no constant, Uniformity::Unknown.
 PtxValue unknownValue();
+
+/// Bits 15..0 of \p P when they are the same in every thread: of its
+/// constant, or AbstractValue::KnownLowHalf.
+std::optional<int64_t> lowHalf(const PtxValue &P);
 
 } // namespace tmemcheck
 
