@@ -458,3 +458,35 @@ $L__EPI:
   EXPECT_EQ(lowHalf(F.Values->operandAt(Is[7].Operands[0].Elements[0], 7)),
             std::nullopt);
 }
+
+TEST(PtxRegisterValues, StageIndexOfAPipelineIsOneOfItsStages) {
+  // CuTe DSL's PipelineState::advance for two stages: `index + 1 == 2 ? 0 :
+  // index + 1`, and the phase flips when it wraps. Both take two values;
+  // `index << 7` is one of the two accumulator stages' column offsets.
+  Instance F(R"(
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<16>;
+	ld.param.u32 	%r1, [n];
+	mov.b32 	%r3, 0;
+	mov.u32 	%r2, %r3;
+	mov.u32 	%r9, 0;
+$L__LOOP:
+	shl.b32 	%r4, %r2, 7;
+	add.s32 	%r5, %r2, 1;
+	setp.eq.s32 	%p1, %r5, 2;
+	selp.b32 	%r2, 0, %r5, %p1;
+	selp.u32 	%r6, 1, 0, %p1;
+	xor.b32 	%r3, %r3, %r6;
+	add.s32 	%r9, %r9, 1;
+	setp.lt.u32 	%p2, %r9, %r1;
+	@%p2 bra 	$L__LOOP;
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  EXPECT_EQ(choicesOf(F.reg("%r2")), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(choicesOf(F.reg("%r3")), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(choicesOf(F.reg("%r4")), (std::vector<int64_t>{0, 128}));
+  EXPECT_EQ(choicesOf(F.reg("%r5")), (std::vector<int64_t>{1, 2}));
+  // The trip counter takes more values than a value set holds.
+  EXPECT_TRUE(choicesOf(F.reg("%r9")).empty());
+}

@@ -189,6 +189,22 @@ std::optional<TmemRange> accessRange(const Event &E) {
   }
 }
 
+/// accessRange(), or for an address that is one of a few columns (an
+/// accumulator stage, `base + stage * 128`) the span of them all: what a
+/// hand-off may touch.
+static std::optional<TmemRange> handOffRange(const Event &E) {
+  std::optional<TmemRange> R = accessRange(E);
+  if (!R || R->Column || !R->Width || !E.Op)
+    return R;
+  const AbstractValue *V = operand(E, E.Op->TmemAddrOperand);
+  if (!V || V->ColumnChoices.empty())
+    return R;
+  R->Column = V->ColumnChoices.front() +
+              E.Operands[E.Op->TmemAddrOperand].AddressOffset;
+  R->Width = V->ColumnChoices.back() - V->ColumnChoices.front() + *R->Width;
+  return R;
+}
+
 uint64_t mbarrierIdentity(const AbstractValue &V) {
   if (!V.isSlotAddress())
     return 0;
@@ -275,7 +291,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         bool After = R[XB] || (XB == WB && X->Id > W.Id);
         if (!After || !Threads.compatible(WB, XB))
           continue;
-        std::optional<TmemRange> Range = accessRange(*X);
+        std::optional<TmemRange> Range = handOffRange(*X);
         bool Writes = X->Op->Kind != TmemOpKind::Load;
         if (Writes)
           H.Writes.push_back({Range, WB});
@@ -299,7 +315,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     auto It = HandOffs.find(Id);
     if (It == HandOffs.end())
       return true; // no wait on it is seen: its consumers are unknown
-    std::optional<TmemRange> OpRange = accessRange(Op);
+    std::optional<TmemRange> OpRange = handOffRange(Op);
     const unsigned EB = BlockOf[E.Id];
     for (uint64_t Key : {Id, uint64_t(0)}) {
       auto H = HandOffs.find(Key);

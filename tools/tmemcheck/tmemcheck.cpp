@@ -409,14 +409,27 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
         auto Opt = [](const std::optional<int64_t> &O) {
           return O ? std::to_string(*O) : std::string("?");
         };
+        // `{0,128}`: one of a few values.
+        auto OneOf = [](const std::vector<int64_t> &Cs) {
+          return Cs.empty() ? std::string("?")
+                            : "{" + llvm::join(llvm::map_range(Cs,
+                                                               [](int64_t C) {
+                                                                 return std::to_string(C);
+                                                               }),
+                                               ",") +
+                                  "}";
+        };
         if (V.Value.isSlotAddress())
           OS << " &" << V.Value.SlotName;
         else if (V.Value.isTmemAddress())
           OS << " tmem(" << V.Value.SlotName << "+l" << Opt(V.Value.LaneOffset)
-             << ",c" << Opt(V.Value.ColumnOffset) << ')';
+             << ",c"
+             << (V.Value.ColumnOffset ? Opt(V.Value.ColumnOffset)
+                                      : OneOf(V.Value.ColumnChoices))
+             << ')';
         else
           OS << (V.Value.Constant ? " =" + std::to_string(*V.Value.Constant)
-                                  : std::string(" ?"));
+                                  : " " + OneOf(V.Value.Choices));
         if (!V.Elements.empty())
           OS << '{' << V.Elements.size() << '}';
       }

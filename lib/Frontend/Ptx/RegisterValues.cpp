@@ -50,7 +50,8 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
          X.Slot == Y.Slot && X.SlotArray == Y.SlotArray &&
          X.SlotRunStart == Y.SlotRunStart && X.SlotIndexed == Y.SlotIndexed &&
          X.ClusterMapped == Y.ClusterMapped && X.LaneOffset == Y.LaneOffset &&
-         X.ColumnOffset == Y.ColumnOffset;
+         X.ColumnOffset == Y.ColumnOffset && X.Choices == Y.Choices &&
+         X.ColumnChoices == Y.ColumnChoices;
 }
 
 PtxValue unknownValue() {
@@ -59,6 +60,27 @@ PtxValue unknownValue() {
   P.Defined = true;
   return P;
 }
+
+std::vector<int64_t> choicesOf(const PtxValue &P) {
+  if (P.V.Constant)
+    return {*P.V.Constant};
+  return P.V.Choices;
+}
+
+namespace {
+/// At most this many values make a value set (a pipeline's stage index,
+/// `(i + 1 == N) ? 0 : i + 1`); more are unknown.
+constexpr size_t MaxChoices = 8;
+
+/// Sorted, unique \p Values as a value set: empty when too many.
+std::vector<int64_t> valueSet(std::vector<int64_t> Values) {
+  llvm::sort(Values);
+  Values.erase(std::unique(Values.begin(), Values.end()), Values.end());
+  if (Values.size() > MaxChoices)
+    Values.clear();
+  return Values;
+}
+} // namespace
 
 std::optional<int64_t> lowHalf(const PtxValue &P) {
   if (P.V.Constant)
@@ -390,6 +412,32 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   const AbstractValue &Y = B.V;
   std::optional<int64_t> LowA = lowHalf(A), LowB = lowHalf(B);
   X.KnownLowHalf = LowA == LowB ? LowA : std::nullopt;
+  {
+    std::vector<int64_t> CA = choicesOf(A), CB = choicesOf(B);
+    std::vector<int64_t> Both;
+    if (!CA.empty() && !CB.empty()) {
+      Both = std::move(CA);
+      Both.insert(Both.end(), CB.begin(), CB.end());
+      Both = valueSet(std::move(Both));
+    }
+    X.Choices = Both.size() > 1 ? std::move(Both) : std::vector<int64_t>();
+  }
+  // Column offsets of two TMEM addresses of one slot: either.
+  if (X.isTmemAddress() && Y.isTmemAddress() && X.Slot == Y.Slot) {
+    auto Columns = [](const AbstractValue &V) {
+      return V.ColumnOffset ? std::vector<int64_t>{*V.ColumnOffset}
+                            : V.ColumnChoices;
+    };
+    std::vector<int64_t> CA = Columns(X), CB = Columns(Y), Both;
+    if (!CA.empty() && !CB.empty()) {
+      Both = std::move(CA);
+      Both.insert(Both.end(), CB.begin(), CB.end());
+      Both = valueSet(std::move(Both));
+    }
+    X.ColumnChoices = Both.size() > 1 ? std::move(Both) : std::vector<int64_t>();
+  } else {
+    X.ColumnChoices.clear();
+  }
   X.Uniform = join(X.Uniform, Y.Uniform);
   if (X.Constant != Y.Constant) {
     X.Constant.reset();
@@ -1135,6 +1183,51 @@ PtxValue RegisterValues::reg(StringRef Name) const {
   return unknownValue();
 }
 
+std::optional<std::pair<std::string, int64_t>>
+RegisterValues::equalityTested(const ptx::Operand &Pred) const {
+  if (Pred.K != ptx::Operand::Kind::Register)
+    return std::nullopt;
+  auto Sites = DefSites.find(Pred.Text);
+  if (Sites == DefSites.end() || Sites->second.size() != 1)
+    return std::nullopt;
+  const ptx::Instruction &Setp = Code.Instructions[Sites->second.front()];
+  if (Setp.base() != "setp" || Setp.Pred || Setp.Operands.size() != 3 ||
+      !(Setp.hasPart("eq") || Setp.hasPart("ne")))
+    return std::nullopt;
+  const ptx::Operand *X = &Setp.Operands[1], *N = &Setp.Operands[2];
+  if (X->K == ptx::Operand::Kind::Immediate)
+    std::swap(X, N);
+  if (X->K != ptx::Operand::Kind::Register ||
+      N->K != ptx::Operand::Kind::Immediate || DefCount.lookup(X->Text) != 1)
+    return std::nullopt;
+  // As an equality: setp.ne is its negation.
+  if (Setp.hasPart("ne"))
+    return std::nullopt;
+  return std::make_pair(X->Text, N->Imm);
+}
+
+PtxValue RegisterValues::restrictedTo(PtxValue V, int64_t N,
+                                      bool Equal) const {
+  std::vector<int64_t> Cs = choicesOf(V);
+  if (Cs.empty())
+    return Equal ? constant(N) : V;
+  auto It = llvm::find(Cs, N);
+  if (Equal)
+    return It == Cs.end() ? PtxValue() : constant(N);
+  if (It == Cs.end())
+    return V;
+  Cs.erase(It);
+  if (Cs.empty())
+    return PtxValue(); // this arm is never selected
+  if (Cs.size() == 1) {
+    PtxValue C = constant(Cs.front());
+    C.V.Uniform = V.V.Uniform;
+    return C;
+  }
+  V.V.Choices = std::move(Cs);
+  return V;
+}
+
 const std::vector<unsigned> &
 RegisterValues::reachingDefinitions(StringRef Name, unsigned Instr) const {
   auto [It, New] = Reaching.try_emplace({Name.str(), Instr});
@@ -1441,8 +1534,20 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
           P.V.LaneOffset = *B.V.LaneOffset + (C >> 16);
         if (B.V.ColumnOffset)
           P.V.ColumnOffset = *B.V.ColumnOffset + (C & 0xFFFF);
+        for (int64_t Column : B.V.ColumnChoices)
+          P.V.ColumnChoices.push_back(Column + (C & 0xFFFF));
         P.V.ColumnTerm = B.V.ColumnTerm;
       }
+    } else if (std::vector<int64_t> Cs = choicesOf(A);
+               Base == "add" && Cs.size() > 1 && B.V.ColumnOffset &&
+               llvm::all_of(Cs, [](int64_t C) { return C >= 0 && C <= 0xFFFF; })) {
+      // `base + stage * 128` with a stage of a few values: one of a few
+      // columns.
+      for (int64_t C : Cs)
+        P.V.ColumnChoices.push_back(*B.V.ColumnOffset + C);
+      P.V.ColumnChoices = valueSet(std::move(P.V.ColumnChoices));
+      if (A.V.Term && !A.V.Term->isConstant())
+        P.V.ColumnTerm = A.V.Term;
     } else if (std::optional<int64_t> Low = lowHalf(A);
                Low && Base != "sub" &&
                !(Base == "or" && (B.V.ColumnOffset.value_or(1) & *Low))) {
@@ -1450,6 +1555,9 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       // same in every thread (`(tid << 16 & 0x600000) | 96`).
       if (B.V.ColumnOffset)
         P.V.ColumnOffset = *B.V.ColumnOffset + *Low;
+      if (Base == "add" || *Low == 0)
+        for (int64_t Column : B.V.ColumnChoices)
+          P.V.ColumnChoices.push_back(Column + *Low);
       P.V.ColumnTerm = B.V.ColumnTerm;
     } else if (Base == "add" && !B.V.ColumnTerm && A.V.Term &&
                !A.V.Term->isConstant()) {
@@ -1525,6 +1633,27 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
   if (!P.V.Constant && !P.V.isTmemAddress())
     P.V.TmemDerivedSlot = L.V.tmemProvenance() ? L.V.tmemProvenance()
                                                : R.V.tmemProvenance();
+  // Value sets: each pair of values.
+  if (!P.V.Constant && !Wide && Bits && !P.V.isSlotAddress() &&
+      !P.V.isTmemAddress()) {
+    std::vector<int64_t> CL = choicesOf(L), CR = choicesOf(R), Out;
+    bool All = !CL.empty() && !CR.empty() &&
+               CL.size() * CR.size() <= 4 * MaxChoices;
+    for (size_t I = 0; All && I < CL.size(); ++I)
+      for (size_t J = 0; All && J < CR.size(); ++J) {
+        std::optional<int64_t> C = fold(Base, CL[I], CR[J]);
+        All = C.has_value();
+        if (C)
+          Out.push_back(truncate(*C, Bits, Signed));
+      }
+    if (All) {
+      Out = valueSet(std::move(Out));
+      if (Out.size() == 1)
+        return constant(Out.front());
+      if (Out.size() > 1)
+        P.V.Choices = std::move(Out);
+    }
+  }
   if (!P.V.Constant && !Wide && (Bits == 0 || Bits >= 16))
     P.V.KnownLowHalf =
         lowHalfOf(Base, lowHalf(L),
@@ -1747,6 +1876,20 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         return Out;
       }
     }
+    // `selp d, 0, x, p` with `setp.eq p, x, N`: the wrap of a pipeline's
+    // stage index, `(i + 1 == N) ? 0 : i + 1`; x is not N where it is
+    // selected.
+    if (std::optional<std::pair<std::string, int64_t>> Eq =
+            equalityTested(I.Operands[3]))
+      for (int Arm : {1, 2}) {
+        const ptx::Operand &O = I.Operands[Arm];
+        if (O.K != ptx::Operand::Kind::Register || O.Text != Eq->first)
+          continue;
+        // setp.eq: x is N in the true arm (1), not N in the false one.
+        bool Equal = (Arm == 1) != I.Operands[3].Negated;
+        PtxValue &Selected = Arm == 1 ? A : B;
+        Selected = restrictedTo(Selected, Eq->second, Equal);
+      }
     PtxValue P = A;
     joinInto(P, B);
     P.V.Uniform = join(P.V.Uniform, C.V.Uniform);

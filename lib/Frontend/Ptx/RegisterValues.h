@@ -209,6 +209,13 @@ private:
   /// empty when none does or the code's blocks are not contiguous.
   const std::vector<unsigned> &reachingDefinitions(llvm::StringRef Name,
                                                    unsigned Instr) const;
+  /// For a predicate set once by `setp.eq p, x, N` (x a register defined
+  /// once): x and N.
+  std::optional<std::pair<std::string, int64_t>>
+  equalityTested(const ptx::Operand &Pred) const;
+  /// \p V where it is known to equal \p N (\p Equal) or to differ from
+  /// it; undefined when it cannot.
+  PtxValue restrictedTo(PtxValue V, int64_t N, bool Equal) const;
   /// What instruction \p Idx writes to its destinations, its guard applied.
   std::vector<PtxValue> guardedOutputs(unsigned Idx) const;
 
@@ -281,6 +288,10 @@ PtxValue unknownValue();
 /// Bits 15..0 of \p P when they are the same in every thread: of its
 /// constant, or AbstractValue::KnownLowHalf.
 std::optional<int64_t> lowHalf(const PtxValue &P);
+
+/// The few values \p P may take (AbstractValue::Choices; its constant
+/// alone when it is one); empty when not known to be one of a few.
+std::vector<int64_t> choicesOf(const PtxValue &P);
 
 } // namespace tmemcheck
 
