@@ -9,6 +9,7 @@
 #include "tmemcheck/Analysis/ForwardDataflow.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
+#include "tmemcheck/Analysis/SortedSet.h"
 #include "tmemcheck/Model/Footprint.h"
 
 namespace tmemcheck {
@@ -17,29 +18,31 @@ namespace {
 
 /// What one thread has outstanding at a program point, over its paths.
 struct ThreadState {
-  std::set<unsigned> Loads;  ///< ld not yet waited for
-  std::set<unsigned> Stores; ///< st not yet waited for
-  std::set<unsigned> Async;  ///< mma/cp/shift not yet committed
+  using EventSet = SortedSet<unsigned>;
+  using BarrierSet = SortedSet<uint64_t>;
+  EventSet Loads;  ///< ld not yet waited for
+  EventSet Stores; ///< st not yet waited for
+  EventSet Async;  ///< mma/cp/shift not yet committed
   /// Every mma/cp/shift issued so far: a commit tracks all of them, not
   /// only those since the previous commit (rules §2, commit).
-  std::set<unsigned> Issued;
+  EventSet Issued;
   /// Ops some path has committed (a may-set): an op is reported in flight
   /// at a dealloc only when no path committed it, since which lane an
   /// election picks cannot be matched between an mma and its commit.
-  std::set<unsigned> EverCommitted;
+  EventSet EverCommitted;
   /// Committed ops per mbarrier, not yet waited for by this thread.
-  std::map<uint64_t, std::set<unsigned>> Committed;
+  SortedMap<uint64_t, EventSet> Committed;
   /// mbarriers waited on along every path here (a must-set); Top until a
   /// path reached the point.
-  std::set<uint64_t> Waited;
+  BarrierSet Waited;
   /// Ops of this thread it saw complete (commit -> its own wait) along
   /// every path here; part of the must-state like Waited.
-  std::set<unsigned> Completed;
+  EventSet Completed;
   /// Per mma: the mbarriers waited on along every path here that issued
   /// it (Waited restricted to those paths). A path on which the mma was
   /// never issued, such as the zero-trip path of the loop around it, does
   /// not read its result and leaves no entry.
-  std::map<unsigned, std::set<uint64_t>> WaitedAfterMma;
+  SortedMap<unsigned, BarrierSet> WaitedAfterMma;
   bool Top = true;
 
   friend bool operator==(const ThreadState &A, const ThreadState &B) {
@@ -51,13 +54,13 @@ struct ThreadState {
 };
 
 void joinInto(ThreadState &R, const ThreadState &P) {
-  R.Loads.insert(P.Loads.begin(), P.Loads.end());
-  R.Stores.insert(P.Stores.begin(), P.Stores.end());
-  R.Async.insert(P.Async.begin(), P.Async.end());
-  R.Issued.insert(P.Issued.begin(), P.Issued.end());
-  R.EverCommitted.insert(P.EverCommitted.begin(), P.EverCommitted.end());
+  R.Loads.unionWith(P.Loads);
+  R.Stores.unionWith(P.Stores);
+  R.Async.unionWith(P.Async);
+  R.Issued.unionWith(P.Issued);
+  R.EverCommitted.unionWith(P.EverCommitted);
   for (const auto &[M, Ops] : P.Committed)
-    R.Committed[M].insert(Ops.begin(), Ops.end());
+    R.Committed[M].unionWith(Ops);
   if (R.Top) {
     R.Waited = P.Waited;
     R.Completed = P.Completed;
@@ -65,25 +68,12 @@ void joinInto(ThreadState &R, const ThreadState &P) {
     R.Top = P.Top;
   } else if (!P.Top) {
     for (const auto &[Mma, Ms] : P.WaitedAfterMma) {
-      auto [It, New] = R.WaitedAfterMma.insert({Mma, Ms});
-      if (New)
-        continue;
-      std::set<uint64_t> Both;
-      for (uint64_t M : It->second)
-        if (Ms.count(M))
-          Both.insert(M);
-      It->second = std::move(Both);
+      auto [It, New] = R.WaitedAfterMma.insert(Mma, Ms);
+      if (!New)
+        It->second.intersectWith(Ms);
     }
-    std::set<uint64_t> Both;
-    for (uint64_t M : R.Waited)
-      if (P.Waited.count(M))
-        Both.insert(M);
-    R.Waited = std::move(Both);
-    std::set<unsigned> BothDone;
-    for (unsigned Op : R.Completed)
-      if (P.Completed.count(Op))
-        BothDone.insert(Op);
-    R.Completed = std::move(BothDone);
+    R.Waited.intersectWith(P.Waited);
+    R.Completed.intersectWith(P.Completed);
   }
 }
 
@@ -357,7 +347,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   std::set<unsigned> SeenAcc;
 
   auto Transfer = [&](const Event &E, ThreadState &S) {
-    auto Hazard = [&](const std::set<unsigned> &Pending,
+    auto Hazard = [&](const ThreadState::EventSet &Pending,
                       std::vector<CompletionHazard> &Out,
                       std::set<std::pair<unsigned, unsigned>> &Seen,
                       CompletionHazard::Kind K,
@@ -402,7 +392,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         for (auto &[Mma, Ms] : S.WaitedAfterMma)
           Ms.insert(Id);
         if (auto It = S.Committed.find(Id); It != S.Committed.end()) {
-          S.Completed.insert(It->second.begin(), It->second.end());
+          S.Completed.unionWith(It->second);
           S.Committed.erase(It);
         }
       }
@@ -487,13 +477,12 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       // The freed columns are no longer this CTA's: a later arrive hands
       // nothing over (CuTe DSL's producer tail after the dealloc), the
       // dealloc is where the load had to be complete.
-      for (std::set<unsigned> *Pending : {&S.Loads, &S.Stores})
-        for (auto It = Pending->begin(); It != Pending->end();) {
-          std::optional<TmemRange> R = accessRange(*ById[*It]);
-          bool Freed =
-              R && mayOverlap(*R, *Range) && SameThreadPossible(*ById[*It], E);
-          It = Freed ? Pending->erase(It) : std::next(It);
-        }
+      for (ThreadState::EventSet *Pending : {&S.Loads, &S.Stores})
+        Pending->eraseIf([&](unsigned Op) {
+          std::optional<TmemRange> R = accessRange(*ById[Op]);
+          return R && mayOverlap(*R, *Range) &&
+                 SameThreadPossible(*ById[Op], E);
+        });
       if (Report) {
         for (unsigned Op : S.Async) {
           if (S.EverCommitted.count(Op))
@@ -535,10 +524,10 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           std::pair<std::string, unsigned> Taken{Br.BranchKey,
                                                  Br.Succs[0] == B ? 0u : 1u};
           ThreadState Edge = Outs[P];
-          auto Prune = [&](std::set<unsigned> &Ops) {
-            for (auto It = Ops.begin(); It != Ops.end();)
-              It = Threads.compatibleWith(BlockOf[*It], Taken) ? std::next(It)
-                                                               : Ops.erase(It);
+          auto Prune = [&](ThreadState::EventSet &Ops) {
+            Ops.eraseIf([&](unsigned Op) {
+              return !Threads.compatibleWith(BlockOf[Op], Taken);
+            });
           };
           Prune(Edge.Loads);
           Prune(Edge.Stores);

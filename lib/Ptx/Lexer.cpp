@@ -50,14 +50,14 @@ public:
         std::vector<ParseDiagnostic> &Diags)
       : Text(Text), InlineAsm(InlineAsm), Operands(Operands), Diags(Diags) {}
 
-  std::vector<Token> run();
+  TokenList run();
 
 private:
   StringRef Text;
   bool InlineAsm;
   ArrayRef<AsmOperandInfo> Operands;
   std::vector<ParseDiagnostic> &Diags;
-  std::vector<Token> Tokens;
+  TokenList Out;
   size_t Pos = 0;
   bool SawNewline = false;
 
@@ -75,17 +75,17 @@ private:
                   {unsigned(Begin), unsigned(End - Begin)});
   }
 
-  void push(Token::Kind K, size_t Begin, std::string Spelling,
+  void push(Token::Kind K, size_t Begin, StringRef Spelling,
             int AsmIndex = -1) {
     Token T;
     T.K = K;
-    T.Spelling = std::move(Spelling);
+    T.Spelling = Spelling;
     T.Offset = unsigned(Begin);
     T.Length = unsigned(Pos - Begin);
     T.NewlineBefore = SawNewline;
     T.AsmIndex = AsmIndex;
     SawNewline = false;
-    Tokens.push_back(std::move(T));
+    Out.Tokens.push_back(T);
   }
 
   /// Consumes word characters (and `::` pairs) starting at Pos.
@@ -121,12 +121,14 @@ private:
   /// The spelling of the word at [Begin, Pos): the text, with each `%N` of
   /// an operand whose immediate value is known replaced by that value (an
   /// unknown one stays as written, so the word fails to decode visibly).
-  std::string wordSpelling(size_t Begin) const {
+  StringRef wordSpelling(size_t Begin) {
     StringRef W = Text.slice(Begin, Pos);
-    std::string Out;
+    if (!W.contains('%'))
+      return W;
+    std::string Word;
     for (size_t I = 0; I < W.size();) {
       if (W[I] != '%' || I + 1 >= W.size() || !isDigit(W[I + 1])) {
-        Out += W[I++];
+        Word += W[I++];
         continue;
       }
       size_t J = I + 1;
@@ -134,12 +136,12 @@ private:
       while (J < W.size() && isDigit(W[J]) && Index < 1000)
         Index = Index * 10 + unsigned(W[J++] - '0');
       if (Index < Operands.size() && Operands[Index].Immediate)
-        Out += std::to_string(*Operands[Index].Immediate);
+        Word += std::to_string(*Operands[Index].Immediate);
       else
-        Out += W.slice(I, J).str();
+        Word += W.slice(I, J).str();
       I = J;
     }
-    return Out;
+    return this->Out.Rewritten.emplace_back(std::move(Word));
   }
 
   bool skipSpaceAndComments();
@@ -197,7 +199,7 @@ void Lexer::lexAsmOperandNumber(size_t Begin, size_t DigitsBegin) {
   } else {
     Resolved = int(Index);
   }
-  push(Token::Kind::AsmOperand, Begin, Text.slice(Begin, Pos).str(), Resolved);
+  push(Token::Kind::AsmOperand, Begin, Text.slice(Begin, Pos), Resolved);
 }
 
 void Lexer::lexPercent() {
@@ -211,7 +213,7 @@ void Lexer::lexPercent() {
       push(Token::Kind::Invalid, Begin, "%");
       return;
     }
-    push(Token::Kind::Register, Begin, Text.slice(Begin, Pos).str());
+    push(Token::Kind::Register, Begin, Text.slice(Begin, Pos));
     return;
   }
 
@@ -226,7 +228,8 @@ void Lexer::lexPercent() {
       push(Token::Kind::Invalid, Begin, "%");
       return;
     }
-    push(Token::Kind::Register, Begin, "%" + Text.slice(NameBegin, Pos).str());
+    // The escape's second '%' and the name: `%%r1` is spelt `%r1`.
+    push(Token::Kind::Register, Begin, Text.slice(NameBegin - 1, Pos));
     return;
   }
   if (isDigit(C)) {
@@ -242,7 +245,7 @@ void Lexer::lexPercent() {
       error("malformed symbolic asm operand reference (expected "
             "'%[name]')",
             Begin, Pos);
-      push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos).str());
+      push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos));
       return;
     }
     StringRef Name = Text.slice(Pos + 1, Close);
@@ -255,7 +258,7 @@ void Lexer::lexPercent() {
       }
     if (Resolved < 0)
       error("unknown symbolic asm operand name '%[" + Name + "]'", Begin, Pos);
-    push(Token::Kind::AsmOperand, Begin, Text.slice(Begin, Pos).str(),
+    push(Token::Kind::AsmOperand, Begin, Text.slice(Begin, Pos),
          Resolved);
     return;
   }
@@ -275,7 +278,7 @@ void Lexer::lexPercent() {
   push(Token::Kind::Invalid, Begin, "%");
 }
 
-std::vector<Token> Lexer::run() {
+TokenList Lexer::run() {
   while (skipSpaceAndComments()) {
     size_t Begin = Pos;
     char C = peek();
@@ -293,7 +296,7 @@ std::vector<Token> Lexer::run() {
       ++Pos;
       while (!atEnd() && isWordChar(peek()))
         ++Pos;
-      push(Token::Kind::Number, Begin, Text.slice(Begin, Pos).str());
+      push(Token::Kind::Number, Begin, Text.slice(Begin, Pos));
       continue;
     }
     if (C == '"') {
@@ -309,12 +312,12 @@ std::vector<Token> Lexer::run() {
       } else {
         ++Pos;
       }
-      push(Token::Kind::String, Begin, Text.slice(Begin, Pos).str());
+      push(Token::Kind::String, Begin, Text.slice(Begin, Pos));
       continue;
     }
     if (isPunctChar(C)) {
       ++Pos;
-      push(Token::Kind::Punct, Begin, std::string(1, C));
+      push(Token::Kind::Punct, Begin, Text.substr(Begin, 1));
       continue;
     }
     // A run of bytes that cannot start a token: one token, one diagnostic.
@@ -328,16 +331,16 @@ std::vector<Token> Lexer::run() {
     error("unexpected character" + Twine(Pos - Begin > 1 ? "s" : "") +
               " in PTX text",
           Begin, Pos);
-    push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos).str());
+    push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos));
   }
   Pos = Text.size();
   push(Token::Kind::End, Pos, "");
-  return std::move(Tokens);
+  return std::move(Out);
 }
 
 } // namespace
 
-std::vector<Token> lexPtx(StringRef Text, bool InlineAsm,
+TokenList lexPtx(StringRef Text, bool InlineAsm,
                           ArrayRef<AsmOperandInfo> Operands,
                           std::vector<ParseDiagnostic> &Diags) {
   return Lexer(Text, InlineAsm, Operands, Diags).run();

@@ -12,6 +12,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,10 @@ struct Token {
 
   Kind K = Kind::End;
   /// The PTX spelling. Equal to the source text except for `%%` escapes in
-  /// asm templates, which are reduced to one '%'.
-  std::string Spelling;
+  /// asm templates, which are reduced to one '%', and for immediate asm
+  /// operands substituted into a word. Points into the text or into
+  /// TokenList::Rewritten.
+  llvm::StringRef Spelling;
   unsigned Offset = 0; ///< byte offset of the first character in the input.
   unsigned Length = 0; ///< bytes in the input.
   /// True if a newline separates this token from the previous one.
@@ -62,7 +65,15 @@ void addDiagnostic(std::vector<ParseDiagnostic> &Diags,
 /// operand references and escapes; in PTX mode `%` starts a register.
 /// Problems (bad bytes, unterminated comments or strings, unknown operand
 /// references) are appended to \p Diags.
-std::vector<Token> lexPtx(llvm::StringRef Text, bool InlineAsm,
+/// The tokens of a text. Their spellings are slices of the text, except
+/// the few the lexer rewrote, which it keeps here (a deque: their addresses
+/// stay put as it grows and when the list is moved).
+struct TokenList {
+  std::vector<Token> Tokens;
+  std::deque<std::string> Rewritten;
+};
+
+TokenList lexPtx(llvm::StringRef Text, bool InlineAsm,
                           llvm::ArrayRef<AsmOperandInfo> Operands,
                           std::vector<ParseDiagnostic> &Diags);
 

@@ -127,14 +127,16 @@ private:
 /// iterative loop.
 class Parser {
 public:
-  Parser(std::vector<Token> Tokens, ParsedAsm &Out,
-         ParsedModule *Module = nullptr)
-      : Toks(std::move(Tokens)), Out(Out), M(Module) {}
+  Parser(TokenList Tokens, ParsedAsm &Out, ParsedModule *Module = nullptr)
+      : Toks(std::move(Tokens.Tokens)), Rewritten(std::move(Tokens.Rewritten)),
+        Out(Out), M(Module) {}
 
   void run();
 
 private:
   std::vector<Token> Toks;
+  std::deque<std::string> Rewritten; ///< spellings Toks point into
+
   ParsedAsm &Out;
   ParsedModule *M; ///< set in module mode.
   size_t P = 0;
@@ -1201,6 +1203,10 @@ void Parser::parseInstruction() {
 }
 
 void Parser::run() {
+  // At most one instruction per ';': reserving saves moving the
+  // instructions of a large module as the vector grows.
+  Out.Instructions.reserve(llvm::count_if(
+      Toks, [](const Token &T) { return T.isPunct(';'); }));
   while (!atEnd()) {
     const Token &T = cur();
     if (T.isPunct(';')) {
@@ -1225,7 +1231,7 @@ void Parser::run() {
         continue;
       }
       if (peekTok().isPunct(':')) {
-        Out.Labels.push_back({T.Spelling,
+        Out.Labels.push_back({T.Spelling.str(),
                               {T.Offset, peekTok().end() - T.Offset},
                               unsigned(Out.Instructions.size()),
                               ScopeStack.back()});
@@ -1311,8 +1317,7 @@ ParsedAsm parse(StringRef Text, bool InlineAsm,
                 ArrayRef<AsmOperandInfo> Operands,
                 ParsedModule *Module = nullptr) {
   ParsedAsm Out;
-  std::vector<Token> Tokens =
-      lexPtx(Text, InlineAsm, Operands, Out.Diagnostics);
+  TokenList Tokens = lexPtx(Text, InlineAsm, Operands, Out.Diagnostics);
   Parser(std::move(Tokens), Out, Module).run();
   return Out;
 }
