@@ -7,6 +7,7 @@
 #include "tmemcheck/Analysis/AllocBase.h"
 
 #include <optional>
+#include <vector>
 
 namespace tmemcheck {
 
@@ -90,9 +91,18 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
           (E.Op->Kind == TmemOpKind::Load || E.Op->Kind == TmemOpKind::Store ||
            E.Op->Kind == TmemOpKind::Copy || E.Op->Kind == TmemOpKind::Shift ||
            E.Op->Kind == TmemOpKind::Mma)) {
-        int Index = E.Op->TmemAddrOperand;
-        if (Index >= 0 && size_t(Index) < E.Operands.size())
-          Resolve(E.Operands[Index]);
+        std::vector<int> Addresses = {E.Op->TmemAddrOperand};
+        // An mma's TMEM inputs: A (`[a_tmem]`), scale factors, metadata.
+        if (E.Op->Kind == TmemOpKind::Mma) {
+          if (E.Op->ATmem)
+            Addresses.push_back(E.Op->ADescOrTmemOperand);
+          Addresses.insert(Addresses.end(),
+                           {E.Op->SfaOperand, E.Op->SfbOperand,
+                            E.Op->SparseMetaOperand});
+        }
+        for (int Index : Addresses)
+          if (Index >= 0 && size_t(Index) < E.Operands.size())
+            Resolve(E.Operands[Index]);
         continue;
       }
       if (!isTmem(E, TmemOpKind::Dealloc))

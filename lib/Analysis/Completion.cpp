@@ -6,6 +6,8 @@
 
 #include "tmemcheck/Analysis/Completion.h"
 
+#include "BarrierGates.h"
+
 #include "tmemcheck/Analysis/ForwardDataflow.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
@@ -245,6 +247,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   struct Use {
     std::optional<TmemRange> Range;
     unsigned WaitBlock;
+    const Event *Wait, *Access;
   };
   struct HandOff {
     std::vector<Use> Writes, Accesses;
@@ -284,15 +287,22 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         std::optional<TmemRange> Range = handOffRange(*X);
         bool Writes = X->Op->Kind != TmemOpKind::Load;
         if (Writes)
-          H.Writes.push_back({Range, WB});
-        H.Accesses.push_back({Range, WB});
+          H.Writes.push_back({Range, WB, &W, X});
+        H.Accesses.push_back({Range, WB, &W, X});
         // A read of the columns by the mma (A, scale factors) is an access.
         if (X->Op->Kind == TmemOpKind::Mma)
           for (const TmemRange &In : mmaTmemInputs(*X))
-            H.Accesses.push_back({In, WB});
+            H.Accesses.push_back({In, WB, &W, X});
       }
     });
   }
+  BarrierGates Gates(
+      G, Index, Threads,
+      [](const Event &E) {
+        const AbstractValue *M = operand(E, E.Sync->MbarOperand);
+        return M ? barrierRunIdentity(*M) : uint64_t(0);
+      },
+      Reach);
   // Does an arrive \p E hand the columns of \p Op (a pending ld or st) to
   // other threads?
   auto HandsOff = [&](const Event &E, const Event &Op) {
@@ -327,8 +337,13 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         if (U.WaitBlock != EB && Reach(U.WaitBlock)[EB] &&
             !Reach(EB)[U.WaitBlock] && Threads.compatible(U.WaitBlock, EB))
           continue;
-        if (!U.Range || !OpRange || mayOverlap(*U.Range, *OpRange))
-          return true;
+        if (U.Range && OpRange && !mayOverlap(*U.Range, *OpRange))
+          continue;
+        // Behind a wait on another barrier this thread arrives on later:
+        // that arrive hands the columns over (BarrierGates.h).
+        if (Key && Gates.gatedByLaterHandOff(E, Id, *U.Wait, *U.Access))
+          continue;
+        return true;
       }
     }
     return false;
