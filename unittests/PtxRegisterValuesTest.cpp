@@ -483,10 +483,10 @@ $L__LOOP:
 	ret;
 )");
   ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
-  EXPECT_EQ(choicesOf(F.reg("%r2")), (std::vector<int64_t>{0, 1}));
-  EXPECT_EQ(choicesOf(F.reg("%r3")), (std::vector<int64_t>{0, 1}));
-  EXPECT_EQ(choicesOf(F.reg("%r4")), (std::vector<int64_t>{0, 128}));
-  EXPECT_EQ(choicesOf(F.reg("%r5")), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(possibleConstants(F.reg("%r2").V), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(possibleConstants(F.reg("%r3").V), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(possibleConstants(F.reg("%r4").V), (std::vector<int64_t>{0, 128}));
+  EXPECT_EQ(possibleConstants(F.reg("%r5").V), (std::vector<int64_t>{1, 2}));
   // The trip counter takes more values than a value set holds.
-  EXPECT_TRUE(choicesOf(F.reg("%r9")).empty());
+  EXPECT_TRUE(possibleConstants(F.reg("%r9").V).empty());
 }

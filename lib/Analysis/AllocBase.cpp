@@ -96,9 +96,8 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
         if (E.Op->Kind == TmemOpKind::Mma) {
           if (E.Op->ATmem)
             Addresses.push_back(E.Op->ADescOrTmemOperand);
-          Addresses.insert(Addresses.end(),
-                           {E.Op->SfaOperand, E.Op->SfbOperand,
-                            E.Op->SparseMetaOperand});
+          Addresses.insert(Addresses.end(), {E.Op->SfaOperand, E.Op->SfbOperand,
+                                             E.Op->SparseMetaOperand});
         }
         for (int Index : Addresses)
           if (Index >= 0 && size_t(Index) < E.Operands.size())

@@ -59,14 +59,13 @@ bool BarrierGates::behindWaitOn(uint64_t M2, const Event &Wait,
     return true;
   auto [It, New] = Avoiding.try_emplace({WB, M2});
   if (New)
-    It->second = G.reachableFrom(
-        WB, [&](unsigned B) { return !waitIn(M2, B, 0, End); });
+    It->second =
+        G.reachableFrom(WB, [&](unsigned B) { return !waitIn(M2, B, 0, End); });
   return !It->second[XB];
 }
 
 bool BarrierGates::gatedByLaterHandOff(const Event &Arrive, uint64_t M,
-                                       const Event &Wait,
-                                       const Event &Access) {
+                                       const Event &Wait, const Event &Access) {
   const unsigned EB = Index.BlockOf[Arrive.Id];
   const std::vector<uint8_t> &FromArrive = Reach(EB);
   for (const auto &[M2, Others] : Arrives) {

@@ -39,11 +39,10 @@ class BarrierGates {
 public:
   /// \p Identity: the barrier an mbarrier wait or arrive is on (0 when
   /// unknown). \p Reach: the blocks reachable from a block.
-  BarrierGates(const KernelGraph &G, const EventIndex &Index,
-               ThreadConditions &Threads,
-               llvm::function_ref<uint64_t(const Event &)> Identity,
-               llvm::function_ref<const std::vector<uint8_t> &(unsigned)>
-                   Reach);
+  BarrierGates(
+      const KernelGraph &G, const EventIndex &Index, ThreadConditions &Threads,
+      llvm::function_ref<uint64_t(const Event &)> Identity,
+      llvm::function_ref<const std::vector<uint8_t> &(unsigned)> Reach);
 
   /// True if \p Access, which follows \p Wait (on barrier \p M), is behind
   /// a wait on another barrier that the thread of \p Arrive (on \p M) also

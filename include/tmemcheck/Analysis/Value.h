@@ -11,6 +11,8 @@
 
 #include "tmemcheck/Analysis/StageTerm.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -151,6 +153,24 @@ struct AbstractValue {
     return isTmemAddress() && LaneOffset == 0 && ColumnOffset == 0;
   }
 };
+
+/// The constants \p V may be: itself when constant, else its Choices.
+inline std::vector<int64_t> possibleConstants(const AbstractValue &V) {
+  if (V.Constant)
+    return {*V.Constant};
+  return V.Choices;
+}
+
+/// \p Values sorted and unique, as AbstractValue::Choices keeps them;
+/// empty when there are more than \p Max.
+inline std::vector<int64_t> normalizeChoices(std::vector<int64_t> Values,
+                                             size_t Max) {
+  std::sort(Values.begin(), Values.end());
+  Values.erase(std::unique(Values.begin(), Values.end()), Values.end());
+  if (Values.size() > Max)
+    Values.clear();
+  return Values;
+}
 
 } // namespace tmemcheck
 

@@ -418,21 +418,6 @@ std::optional<int64_t> foldBinary(BinaryOperatorKind Op, int64_t A, int64_t B) {
   }
 }
 
-/// The constants a value may be: itself when constant, else its Choices.
-std::vector<int64_t> possibleConstants(const AbstractValue &V) {
-  if (V.Constant)
-    return {*V.Constant};
-  return V.Choices;
-}
-
-/// Sorted, unique; empty when there are more than MaxChoices.
-std::vector<int64_t> normalizeChoices(std::vector<int64_t> Values) {
-  llvm::sort(Values);
-  Values.erase(std::unique(Values.begin(), Values.end()), Values.end());
-  if (Values.size() > MaxChoices)
-    Values.clear();
-  return Values;
-}
 
 /// The few values `L op R` can take when one side is not constant:
 /// `x % C` (x unsigned) is one of 0..C-1, `x & M` one of the sub-masks of M,
@@ -462,7 +447,7 @@ std::vector<int64_t> binaryChoices(BinaryOperatorKind Op,
         if (Sub == 0)
           break;
       }
-      return normalizeChoices(std::move(Out));
+      return normalizeChoices(std::move(Out), MaxChoices);
     }
   }
   if (Ls.empty() || Rs.empty() || Ls.size() * Rs.size() > MaxChoices * 4)
@@ -475,7 +460,7 @@ std::vector<int64_t> binaryChoices(BinaryOperatorKind Op,
         return {};
       Out.push_back(*C);
     }
-  return normalizeChoices(std::move(Out));
+  return normalizeChoices(std::move(Out), MaxChoices);
 }
 
 /// Per-thread values (AbstractValue::PerThread) of a 1-D block.
@@ -1387,7 +1372,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
                            Fs = possibleConstants(Fl);
       if (!Ts.empty() && !Fs.empty()) {
         Ts.insert(Ts.end(), Fs.begin(), Fs.end());
-        V.Choices = normalizeChoices(std::move(Ts));
+        V.Choices = normalizeChoices(std::move(Ts), MaxChoices);
       }
     }
     return V;

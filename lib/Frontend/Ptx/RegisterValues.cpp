@@ -61,24 +61,17 @@ PtxValue unknownValue() {
   return P;
 }
 
-std::vector<int64_t> choicesOf(const PtxValue &P) {
-  if (P.V.Constant)
-    return {*P.V.Constant};
-  return P.V.Choices;
-}
-
 namespace {
 /// At most this many values make a value set (a pipeline's stage index,
 /// `(i + 1 == N) ? 0 : i + 1`); more are unknown.
 constexpr size_t MaxChoices = 8;
 
-/// Sorted, unique \p Values as a value set: empty when too many.
 std::vector<int64_t> valueSet(std::vector<int64_t> Values) {
-  llvm::sort(Values);
-  Values.erase(std::unique(Values.begin(), Values.end()), Values.end());
-  if (Values.size() > MaxChoices)
-    Values.clear();
-  return Values;
+  return normalizeChoices(std::move(Values), MaxChoices);
+}
+
+std::vector<int64_t> choicesOf(const PtxValue &P) {
+  return possibleConstants(P.V);
 }
 } // namespace
 

@@ -289,10 +289,6 @@ PtxValue unknownValue();
 /// constant, or AbstractValue::KnownLowHalf.
 std::optional<int64_t> lowHalf(const PtxValue &P);
 
-/// The few values \p P may take (AbstractValue::Choices; its constant
-/// alone when it is one); empty when not known to be one of a few.
-std::vector<int64_t> choicesOf(const PtxValue &P);
-
 } // namespace tmemcheck
 
 #endif // TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H
