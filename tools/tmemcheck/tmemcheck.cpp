@@ -411,13 +411,12 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
         };
         // `{0,128}`: one of a few values.
         auto OneOf = [](const std::vector<int64_t> &Cs) {
-          return Cs.empty() ? std::string("?")
-                            : "{" + llvm::join(llvm::map_range(Cs,
-                                                               [](int64_t C) {
-                                                                 return std::to_string(C);
-                                                               }),
-                                               ",") +
-                                  "}";
+          if (Cs.empty())
+            return std::string("?");
+          std::string S = "{";
+          for (int64_t C : Cs)
+            S += (S.size() > 1 ? "," : "") + std::to_string(C);
+          return S + "}";
         };
         if (V.Value.isSlotAddress())
           OS << " &" << V.Value.SlotName;

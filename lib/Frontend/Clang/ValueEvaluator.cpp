@@ -418,7 +418,6 @@ std::optional<int64_t> foldBinary(BinaryOperatorKind Op, int64_t A, int64_t B) {
   }
 }
 
-
 /// The few values `L op R` can take when one side is not constant:
 /// `x % C` (x unsigned) is one of 0..C-1, `x & M` one of the sub-masks of M,
 /// and value sets combine element-wise (`(tile % 2) * 128` is 0 or 128).

@@ -427,7 +427,8 @@ void joinInto(PtxValue &A, const PtxValue &B) {
       Both.insert(Both.end(), CB.begin(), CB.end());
       Both = valueSet(std::move(Both));
     }
-    X.ColumnChoices = Both.size() > 1 ? std::move(Both) : std::vector<int64_t>();
+    X.ColumnChoices =
+        Both.size() > 1 ? std::move(Both) : std::vector<int64_t>();
   } else {
     X.ColumnChoices.clear();
   }
@@ -803,8 +804,8 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
   BlockFirst.assign(Blocks, ~0u);
   for (size_t Idx = 0; Contiguous && Idx < Code.BlockOf.size(); ++Idx) {
     unsigned B = Code.BlockOf[Idx];
-    if (B >= Blocks || (Idx > 0 && B != Code.BlockOf[Idx - 1] &&
-                        BlockFirst[B] != ~0u))
+    if (B >= Blocks ||
+        (Idx > 0 && B != Code.BlockOf[Idx - 1] && BlockFirst[B] != ~0u))
       Contiguous = false;
     else if (BlockFirst[B] == ~0u)
       BlockFirst[B] = Idx;
@@ -1199,8 +1200,7 @@ RegisterValues::equalityTested(const ptx::Operand &Pred) const {
   return std::make_pair(X->Text, N->Imm);
 }
 
-PtxValue RegisterValues::restrictedTo(PtxValue V, int64_t N,
-                                      bool Equal) const {
+PtxValue RegisterValues::restrictedTo(PtxValue V, int64_t N, bool Equal) const {
   std::vector<int64_t> Cs = choicesOf(V);
   if (Cs.empty())
     return Equal ? constant(N) : V;
@@ -1533,7 +1533,8 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       }
     } else if (std::vector<int64_t> Cs = choicesOf(A);
                Base == "add" && Cs.size() > 1 && B.V.ColumnOffset &&
-               llvm::all_of(Cs, [](int64_t C) { return C >= 0 && C <= 0xFFFF; })) {
+               llvm::all_of(Cs,
+                            [](int64_t C) { return C >= 0 && C <= 0xFFFF; })) {
       // `base + stage * 128` with a stage of a few values: one of a few
       // columns.
       for (int64_t C : Cs)
@@ -1630,8 +1631,8 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
   if (!P.V.Constant && !Wide && Bits && !P.V.isSlotAddress() &&
       !P.V.isTmemAddress()) {
     std::vector<int64_t> CL = choicesOf(L), CR = choicesOf(R), Out;
-    bool All = !CL.empty() && !CR.empty() &&
-               CL.size() * CR.size() <= 4 * MaxChoices;
+    bool All =
+        !CL.empty() && !CR.empty() && CL.size() * CR.size() <= 4 * MaxChoices;
     for (size_t I = 0; All && I < CL.size(); ++I)
       for (size_t J = 0; All && J < CR.size(); ++J) {
         std::optional<int64_t> C = fold(Base, CL[I], CR[J]);
