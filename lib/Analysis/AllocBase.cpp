@@ -6,6 +6,8 @@
 
 #include "tmemcheck/Analysis/AllocBase.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <optional>
 #include <vector>
 
@@ -47,13 +49,15 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
   });
   if (!Provable || !AnyAlloc || !SlotOf)
     return;
-  // Accesses: a constant, or a per-thread value whose column field is the
-  // same in every thread (only the lane field varies).
+  // Accesses: a constant, one of a few constants (a stage-indexed address),
+  // or a per-thread value whose column field is the same in every thread
+  // (only the lane field varies).
   auto Resolve = [&](OperandValue &O) {
     AbstractValue &V = O.Value;
     if (V.Address != AddressKind::None)
       return;
     std::optional<int64_t> Column, Lane;
+    std::vector<int64_t> Columns; // one of these (a stage-indexed address)
     bool Known = false;
     if (V.Constant && *V.Constant >= 0 && *V.Constant <= INT64_C(0xFFFFFFFF)) {
       int64_t C = *V.Constant + O.AddressOffset;
@@ -73,8 +77,18 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
           Known = false;
         Column = C & 0xFFFF;
       }
+    } else if (!V.Choices.empty() && llvm::all_of(V.Choices, [](int64_t C) {
+                 return C >= 0 && C <= INT64_C(0xFFFFFFFF);
+               })) {
+      // `base + (stage << 7)` with a stage of a few values.
+      for (int64_t C : V.Choices)
+        Columns.push_back((C + O.AddressOffset) & 0xFFFF);
+      Columns = normalizeChoices(std::move(Columns), V.Choices.size());
+      if (Columns.size() == 1)
+        Column = Columns.front();
+      Known = true;
     }
-    if (!Known || !Column)
+    if (!Known || (!Column && Columns.size() < 2))
       return;
     V.Address = AddressKind::TmemAddress;
     V.Slot = SlotOf->Slot;
@@ -82,7 +96,10 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
     V.SlotName = SlotOf->SlotName;
     V.LaneOffset = Lane;
     V.ColumnOffset = Column;
+    if (!Column)
+      V.ColumnChoices = std::move(Columns);
     V.Constant.reset();
+    V.Choices.clear();
     O.AddressOffset = 0;
   };
   for (Block &B : G.Blocks)
