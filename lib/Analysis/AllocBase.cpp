@@ -30,6 +30,9 @@ bool isTmem(const Event &E, TmemOpKind K) {
 
 } // namespace
 
+/// At most this many distinct columns per-thread addresses may name.
+constexpr size_t MaxRoleColumns = 8;
+
 void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
   // The one slot every alloc writes, when every alloc takes 512 columns.
   std::optional<AbstractValue> SlotOf;
@@ -70,13 +73,16 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
       Column = (*V.KnownLowHalf + O.AddressOffset) & 0xFFFF;
       Known = true;
     } else if (V.PerThread && V.PerThreadExact && !V.PerThread->empty()) {
+      // Known thread by thread: one column, or one per role (a softmax
+      // warpgroup's S0 or S1, `selp(0, 128, wg == 0) | lane_quarter`),
+      // which PerThread keeps apart for the analyses.
+      for (int64_t X : *V.PerThread)
+        Columns.push_back(((X + O.AddressOffset) & INT64_C(0xFFFFFFFF)) &
+                          0xFFFF);
+      Columns = normalizeChoices(std::move(Columns), MaxRoleColumns);
+      if (Columns.size() == 1)
+        Column = Columns.front();
       Known = true;
-      for (int64_t X : *V.PerThread) {
-        int64_t C = (X + O.AddressOffset) & INT64_C(0xFFFFFFFF);
-        if (Column && *Column != (C & 0xFFFF))
-          Known = false;
-        Column = C & 0xFFFF;
-      }
     } else if (!V.Choices.empty() && llvm::all_of(V.Choices, [](int64_t C) {
                  return C >= 0 && C <= INT64_C(0xFFFFFFFF);
                })) {

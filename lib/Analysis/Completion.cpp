@@ -181,20 +181,64 @@ std::optional<TmemRange> accessRange(const Event &E) {
   }
 }
 
+/// Threads by linear thread id (AbstractValue's per-thread tables); null
+/// stands for every thread.
+using ThreadMask = std::shared_ptr<const std::vector<uint8_t>>;
+
 /// accessRange(), or for an address that is one of a few columns (an
 /// accumulator stage, `base + stage * 128`) the span of them all: what a
-/// hand-off may touch.
-static std::optional<TmemRange> handOffRange(const Event &E) {
+/// hand-off may touch. An address known thread by thread (a role's own
+/// columns) spans only the columns of \p Threads.
+static std::optional<TmemRange> handOffRange(const Event &E,
+                                             const ThreadMask &Threads = {}) {
   std::optional<TmemRange> R = accessRange(E);
   if (!R || R->Column || !R->Width || !E.Op)
     return R;
   const AbstractValue *V = operand(E, E.Op->TmemAddrOperand);
   if (!V || V->ColumnChoices.empty())
     return R;
-  R->Column = V->ColumnChoices.front() +
-              E.Operands[E.Op->TmemAddrOperand].AddressOffset;
-  R->Width = V->ColumnChoices.back() - V->ColumnChoices.front() + *R->Width;
+  const int64_t Offset = E.Operands[E.Op->TmemAddrOperand].AddressOffset;
+  int64_t Lo = V->ColumnChoices.front(), Hi = V->ColumnChoices.back();
+  if (Threads && V->PerThread && V->PerThreadExact &&
+      V->PerThread->size() == Threads->size()) {
+    std::optional<int64_t> L, H;
+    for (size_t T = 0; T < Threads->size(); ++T)
+      if ((*Threads)[T]) {
+        int64_t C = (((*V->PerThread)[T] + Offset) & INT64_C(0xFFFFFFFF)) &
+                    0xFFFF;
+        L = L ? std::min(*L, C) : C;
+        H = H ? std::max(*H, C) : C;
+      }
+    if (L) {
+      R->Column = *L;
+      R->Width = *H - *L + *R->Width;
+      return R;
+    }
+  }
+  R->Column = Lo + Offset;
+  R->Width = Hi - Lo + *R->Width;
   return R;
+}
+
+/// The runs an mbarrier operand known thread by thread names, each with
+/// the threads that name it.
+static std::vector<std::pair<uint64_t, ThreadMask>>
+runsByThread(const AbstractValue &V) {
+  std::vector<std::pair<uint64_t, ThreadMask>> Out;
+  if (!V.isSlotAddress() || !V.BarrierRunByThread)
+    return Out;
+  std::map<uint64_t, std::vector<uint8_t>> Masks;
+  const std::vector<uint64_t> &Runs = *V.BarrierRunByThread;
+  for (size_t T = 0; T < Runs.size(); ++T) {
+    auto [It, New] = Masks.try_emplace(Runs[T]);
+    if (New)
+      It->second.assign(Runs.size(), 0);
+    It->second[T] = 1;
+  }
+  for (auto &[Run, Mask] : Masks)
+    Out.push_back(
+        {Run, std::make_shared<const std::vector<uint8_t>>(std::move(Mask))});
+  return Out;
 }
 
 uint64_t mbarrierIdentity(const AbstractValue &V) {
@@ -249,6 +293,20 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     unsigned WaitBlock;
     const Event *Wait, *Access;
   };
+  // Runs of mbarrier operands known thread by thread, per event.
+  std::map<unsigned, std::vector<std::pair<uint64_t, ThreadMask>>> RunsOf;
+  auto PerThreadRuns = [&](const Event &E)
+      -> const std::vector<std::pair<uint64_t, ThreadMask>> & {
+    auto It = RunsOf.find(E.Id);
+    if (It == RunsOf.end()) {
+      const AbstractValue *M = operand(E, E.Sync->MbarOperand);
+      It = RunsOf
+               .emplace(E.Id, M ? runsByThread(*M)
+                                : std::vector<std::pair<uint64_t, ThreadMask>>())
+               .first;
+    }
+    return It->second;
+  };
   struct HandOff {
     std::vector<Use> Writes, Accesses;
   };
@@ -274,9 +332,16 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         return;
       const AbstractValue *M = operand(W, W.Sync->MbarOperand);
       // Waits on an mbarrier of unknown identity are kept under 0: they
-      // may be on any barrier.
-      uint64_t Id = M ? barrierRunIdentity(*M) : 0;
-      HandOff &H = HandOffs[Id];
+      // may be on any barrier. A wait whose barrier depends on the role
+      // is a wait on each of its runs by the threads that name it.
+      std::vector<std::pair<uint64_t, ThreadMask>> Keys =
+          PerThreadRuns(W);
+      if (Keys.empty())
+        Keys.push_back({M ? barrierRunIdentity(*M) : 0, nullptr});
+      // A wait with no access after it still shows the barrier's
+      // consumers: they take no columns.
+      for (const auto &Key : Keys)
+        HandOffs[Key.first];
       unsigned WB = BlockOf[W.Id];
       const std::vector<uint8_t> &R = Reach(WB);
       for (const Event *X : Accesses) {
@@ -284,15 +349,19 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         bool After = R[XB] || (XB == WB && X->Id > W.Id);
         if (!After || !Threads.compatible(WB, XB))
           continue;
-        std::optional<TmemRange> Range = handOffRange(*X);
-        bool Writes = X->Op->Kind != TmemOpKind::Load;
-        if (Writes)
-          H.Writes.push_back({Range, WB, &W, X});
-        H.Accesses.push_back({Range, WB, &W, X});
-        // A read of the columns by the mma (A, scale factors) is an access.
-        if (X->Op->Kind == TmemOpKind::Mma)
-          for (const TmemRange &In : mmaTmemInputs(*X))
-            H.Accesses.push_back({In, WB, &W, X});
+        for (const auto &[Id, Waiters] : Keys) {
+          HandOff &H = HandOffs[Id];
+          std::optional<TmemRange> Range = handOffRange(*X, Waiters);
+          bool Writes = X->Op->Kind != TmemOpKind::Load;
+          if (Writes)
+            H.Writes.push_back({Range, WB, &W, X});
+          H.Accesses.push_back({Range, WB, &W, X});
+          // A read of the columns by the mma (A, scale factors) is an
+          // access.
+          if (X->Op->Kind == TmemOpKind::Mma)
+            for (const TmemRange &In : mmaTmemInputs(*X))
+              H.Accesses.push_back({In, WB, &W, X});
+        }
       }
     });
   }
@@ -305,17 +374,15 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       Reach);
   // Does an arrive \p E hand the columns of \p Op (a pending ld or st) to
   // other threads?
-  auto HandsOff = [&](const Event &E, const Event &Op) {
-    if (E.Sync->Kind != SyncOpKind::MbarrierArrive)
-      return true; // a cluster barrier arrive orders everything
-    const AbstractValue *M = operand(E, E.Sync->MbarOperand);
-    uint64_t Id = M ? barrierRunIdentity(*M) : 0;
+  // ... on barrier run \p Id, for the columns \p Op has in \p Arrivers?
+  auto HandsOffOn = [&](uint64_t Id, const ThreadMask &Arrivers,
+                        const Event &E, const Event &Op) {
     if (!Id)
       return true; // which barrier is unknown: any
     auto It = HandOffs.find(Id);
     if (It == HandOffs.end())
       return true; // no wait on it is seen: its consumers are unknown
-    std::optional<TmemRange> OpRange = handOffRange(Op);
+    std::optional<TmemRange> OpRange = handOffRange(Op, Arrivers);
     const unsigned EB = BlockOf[E.Id];
     for (uint64_t Key : {Id, uint64_t(0)}) {
       auto H = HandOffs.find(Key);
@@ -347,6 +414,19 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       }
     }
     return false;
+  };
+  auto HandsOff = [&](const Event &E, const Event &Op) {
+    if (E.Sync->Kind != SyncOpKind::MbarrierArrive)
+      return true; // a cluster barrier arrive orders everything
+    // A role's own barrier: each run, for the threads that arrive on it.
+    const std::vector<std::pair<uint64_t, ThreadMask>> &Runs =
+        PerThreadRuns(E);
+    if (!Runs.empty())
+      return llvm::any_of(Runs, [&](const auto &Run) {
+        return HandsOffOn(Run.first, Run.second, E, Op);
+      });
+    const AbstractValue *M = operand(E, E.Sync->MbarOperand);
+    return HandsOffOn(M ? barrierRunIdentity(*M) : 0, nullptr, E, Op);
   };
 
   // The mma ops each mbarrier's commits cover; filled by the fixpoint, read

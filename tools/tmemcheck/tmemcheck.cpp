@@ -418,8 +418,19 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
             S += (S.size() > 1 ? "," : "") + std::to_string(C);
           return S + "}";
         };
+        // `&smem+114824`, `&smem+8+?` (an index of unknown value added).
+        // `&smem+72`, `&smem+32+?` (a stage index added), `&smem+{114808,
+        // 114824}` (a role's own barrier).
         if (V.Value.isSlotAddress())
-          OS << " &" << V.Value.SlotName;
+          OS << " &" << V.Value.SlotName
+             << (V.Value.SlotRunStart && *V.Value.SlotRunStart
+                     ? "+" + std::to_string(*V.Value.SlotRunStart)
+                 : V.Value.SlotRunStartByThread
+                     ? "+" + OneOf(normalizeChoices(
+                                 *V.Value.SlotRunStartByThread,
+                                 V.Value.SlotRunStartByThread->size()))
+                     : std::string())
+             << (V.Value.SlotIndexed ? "+?" : "");
         else if (V.Value.isTmemAddress())
           OS << " tmem(" << V.Value.SlotName << "+l" << Opt(V.Value.LaneOffset)
              << ",c"
@@ -431,6 +442,13 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
                                   : " " + OneOf(V.Value.Choices));
         if (!V.Elements.empty())
           OS << '{' << V.Elements.size() << '}';
+        // `~3`: known thread by thread, 3 distinct values (`~+3`: over a
+        // warp-uniform base).
+        if (V.Value.PerThread) {
+          std::set<int64_t> Distinct(V.Value.PerThread->begin(),
+                                     V.Value.PerThread->end());
+          OS << '~' << (V.Value.PerThreadExact ? "" : "+") << Distinct.size();
+        }
       }
       OS << '\n';
     }

@@ -104,12 +104,20 @@ struct AbstractValue {
   /// pipelines whose barrier arrays are carved from one dynamic buffer.
   std::optional<int64_t> SlotRunStart;
   bool SlotIndexed = false;
+  /// SlotAddress (PTX) whose constant part depends on the thread: each role
+  /// picks its own pipeline (`selp(bars_s0, bars_s1, is_softmax0)`, one
+  /// copy of the softmax code for two warpgroups). The constant part in
+  /// each thread, by linear thread id; SlotRunStart is unset then.
+  std::shared_ptr<const std::vector<int64_t>> SlotRunStartByThread;
   /// SlotAddress reached through `mapa`: the variable's copy in another
   /// CTA of the cluster (possibly this one).
   bool ClusterMapped = false;
   /// An mbarrier operand: the run of barriers it belongs to, when the
   /// front end could tell the runs of one variable apart (0 otherwise).
   uint64_t BarrierRun = 0;
+  /// An mbarrier operand with SlotRunStartByThread: its run in each
+  /// thread (BarrierRun is 0 then).
+  std::shared_ptr<const std::vector<uint64_t>> BarrierRunByThread;
   /// Not a TMEM address, but computed from one (or from a value computed
   /// from one) by arithmetic that does not keep it an address: masks,
   /// shifts, bit fields (`((taddr & 0x3FFFF) >> 4) | (1ull << 46)`, how a

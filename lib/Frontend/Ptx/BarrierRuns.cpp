@@ -29,15 +29,29 @@ AbstractValue *barrierOperand(Event &E) {
 
 void separateBarrierRuns(KernelGraph &G, PtxIdentities &Ids) {
   // Variables some barrier operand reaches at an unknown constant part.
+  // A run that depends on the thread (a role's own pipeline) is known in
+  // each thread.
   std::set<uint64_t> Flat;
   for (Block &B : G.Blocks)
     for (Event &E : B.Events)
-      if (const AbstractValue *V = barrierOperand(E); V && !V->SlotRunStart)
+      if (const AbstractValue *V = barrierOperand(E);
+          V && !V->SlotRunStart && !V->SlotRunStartByThread)
         Flat.insert(V->SlotArray);
   for (Block &B : G.Blocks)
-    for (Event &E : B.Events)
-      if (AbstractValue *V = barrierOperand(E); V && !Flat.count(V->SlotArray))
+    for (Event &E : B.Events) {
+      AbstractValue *V = barrierOperand(E);
+      if (!V || Flat.count(V->SlotArray))
+        continue;
+      if (V->SlotRunStart) {
         V->BarrierRun = Ids.run(V->SlotArray, *V->SlotRunStart);
+        continue;
+      }
+      auto Runs = std::make_shared<std::vector<uint64_t>>();
+      Runs->reserve(V->SlotRunStartByThread->size());
+      for (int64_t Start : *V->SlotRunStartByThread)
+        Runs->push_back(Ids.run(V->SlotArray, Start));
+      V->BarrierRunByThread = std::move(Runs);
+    }
 }
 
 } // namespace tmemcheck

@@ -104,10 +104,10 @@ OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
                                            std::optional<unsigned> ReadAt) {
   OperandValue R;
   auto Value = [&](const ptx::Operand &L) {
-    return ReadAt ? V.operandAt(L, *ReadAt) : V.operand(L);
+    return eventValue(ReadAt ? V.operandAt(L, *ReadAt) : V.operand(L));
   };
   auto Leaf = [&](const ptx::Operand &L) {
-    AbstractValue A = Value(L).V;
+    AbstractValue A = Value(L);
     if (L.K == ptx::Operand::Kind::Register) {
       A.VariableId = Ids.variable(Instance, L.Text);
       A.VariableName = L.writtenName().str();
@@ -121,7 +121,7 @@ OperandValue PtxGraphBuilder::operandValue(const ptx::Operand &O,
       R.Elements.push_back(Leaf(E));
     break;
   case ptx::Operand::Kind::Address:
-    R.Value = Value(O).V;
+    R.Value = Value(O);
     // A displacement into a shared variable is part of the slot's
     // identity (RegisterValues::operand folds it in).
     R.AddressOffset = R.Value.isSlotAddress() ? 0 : O.AddressOffset;

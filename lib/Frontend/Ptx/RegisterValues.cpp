@@ -33,6 +33,29 @@ bool sameExpr(const std::shared_ptr<const TidExpr> &A,
 }
 } // namespace
 
+namespace {
+/// Two optional per-thread tables with the same contents.
+template <typename T>
+bool sameTable(const std::shared_ptr<const std::vector<T>> &A,
+               const std::shared_ptr<const std::vector<T>> &B) {
+  return A == B || (A && B && *A == *B);
+}
+
+/// \p Table with \p Offset added to every entry.
+std::shared_ptr<const ThreadTable> shiftedTable(const ThreadTable &Table,
+                                                int64_t Offset) {
+  auto Out = std::make_shared<ThreadTable>(Table);
+  for (int64_t &X : *Out)
+    X += Offset;
+  return Out;
+}
+
+/// Per-thread run starts (AbstractValue::SlotRunStartByThread).
+std::shared_ptr<const ThreadTable> runStartsOf(ThreadTable Starts) {
+  return std::make_shared<const ThreadTable>(std::move(Starts));
+}
+} // namespace
+
 bool operator==(const PtxValue &A, const PtxValue &B) {
   const AbstractValue &X = A.V, &Y = B.V;
   if (bool(A.TrueFor) != bool(B.TrueFor) ||
@@ -49,6 +72,7 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
          X.IsWarpIndex == Y.IsWarpIndex && X.Address == Y.Address &&
          X.Slot == Y.Slot && X.SlotArray == Y.SlotArray &&
          X.SlotRunStart == Y.SlotRunStart && X.SlotIndexed == Y.SlotIndexed &&
+         sameTable(X.SlotRunStartByThread, Y.SlotRunStartByThread) &&
          X.ClusterMapped == Y.ClusterMapped && X.LaneOffset == Y.LaneOffset &&
          X.ColumnOffset == Y.ColumnOffset && X.Choices == Y.Choices &&
          X.ColumnChoices == Y.ColumnChoices;
@@ -80,6 +104,7 @@ std::optional<int64_t> lowHalf(const PtxValue &P) {
     return *P.V.Constant & 0xFFFF;
   return P.V.KnownLowHalf;
 }
+
 
 uint64_t PtxIdentities::slot(StringRef Var, int64_t Offset) {
   auto [It, New] =
@@ -330,6 +355,22 @@ void setOffsets(PtxValue &P, std::shared_ptr<const ThreadTable> T, bool Exact) {
   P.V.PerThreadExact = T && Exact;
   P.V.PerThread = std::move(T);
 }
+} // namespace
+
+AbstractValue eventValue(const PtxValue &P) {
+  if (P.V.PerThread || !P.Tid || P.V.Constant || P.V.isSlotAddress() ||
+      P.V.isTmemAddress())
+    return P.V;
+  bool Exact = false;
+  std::shared_ptr<const ThreadTable> T = offsetsOf(P, Exact);
+  if (!T || !Exact)
+    return P.V;
+  PtxValue Q = P;
+  setOffsets(Q, std::move(T), Exact);
+  return Q.V;
+}
+
+namespace {
 
 /// `L op R` on offsets from a warp-uniform base, 32- or 64-bit: `add`,
 /// `sub`, and `mul`/`shl` when one side is exact and the same in every
@@ -439,6 +480,7 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   }
   X.IsWarpIndex = X.IsWarpIndex && Y.IsWarpIndex;
   if (X.Address != Y.Address || X.Slot != Y.Slot) {
+    X.SlotRunStartByThread.reset();
     X.Address = AddressKind::None;
     X.Slot = X.SlotArray = 0;
     X.SlotName.clear();
@@ -446,6 +488,8 @@ void joinInto(PtxValue &A, const PtxValue &B) {
   } else {
     if (X.SlotRunStart != Y.SlotRunStart)
       X.SlotRunStart.reset();
+    if (!sameTable(X.SlotRunStartByThread, Y.SlotRunStartByThread))
+      X.SlotRunStartByThread.reset();
     X.SlotIndexed = X.SlotIndexed || Y.SlotIndexed;
     X.ClusterMapped = X.ClusterMapped || Y.ClusterMapped;
     if (X.LaneOffset != Y.LaneOffset)
@@ -835,18 +879,33 @@ bool RegisterValues::refineByThread() {
   // %tid.x, whose join lost what they are.
   std::vector<std::string> Candidates;
   StringMap<bool> Viable, Predicate;
+  // What instruction \p Idx writes, its sources read with the definitions
+  // that reach it: nvcc's role dispatch copies predicates that are
+  // themselves set in every arm (`mov.pred %p750, %p744` after `mov.pred
+  // %p744, 0`), whose flow-insensitive values are unknown.
+  auto EvaluateAt = [&](unsigned Idx) {
+    llvm::SaveAndRestore<std::optional<ReadPoint>> Saved(
+        Point, ReadPoint{Idx, ReadPointDepth});
+    return evaluate(Code.Instructions[Idx]);
+  };
   for (size_t Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
     const ptx::Instruction &I = Code.Instructions[Idx];
     std::vector<const ptx::Operand *> Dests = destinations(I);
     if (Dests.empty())
       continue;
     std::vector<PtxValue> Vals = evaluate(I);
+    bool ReadAtDefinition = false;
     for (size_t D = 0; D < Dests.size(); ++D) {
       StringRef Name = Dests[D]->Text;
       if (!hasSeveralDefinitions(Name) || Overrides.count(Name))
         continue;
+      if (!ReadAtDefinition && D < Vals.size() && !tableOf(Vals[D])) {
+        Vals = EvaluateAt(Idx);
+        ReadAtDefinition = true;
+      }
       auto [It, New] = Viable.try_emplace(Name, true);
-      It->second = It->second && tableOf(Vals[D]).has_value();
+      It->second =
+          It->second && D < Vals.size() && tableOf(Vals[D]).has_value();
       auto [PIt, PNew] = Predicate.try_emplace(Name, true);
       PIt->second = PIt->second && (I.base() == "setp" || I.hasPart("pred"));
       if (New)
@@ -858,15 +917,41 @@ bool RegisterValues::refineByThread() {
     const ptx::Instruction &I = Code.Instructions[Idx];
     std::vector<const ptx::Operand *> Dests = destinations(I);
     std::vector<PtxValue> Vals = evaluate(I);
-    for (size_t D = 0; D < Dests.size(); ++D)
-      if (Dests[D]->Text == Reg && Vals[D].Defined)
-        return tableOf(Vals[D]);
+    for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
+      if (Dests[D]->Text == Reg && Vals[D].Defined) {
+        if (std::optional<ThreadTable> T = tableOf(Vals[D]))
+          return T;
+        std::vector<PtxValue> At = EvaluateAt(Idx);
+        return D < At.size() && At[D].Defined ? tableOf(At[D]) : std::nullopt;
+      }
     return std::nullopt;
   };
+  // A branch predicate set once, from a register nvcc reuses: `shr %r10,
+  // %r9, 2; setp.eq %p25, %r10, 0; @%p25 bra` right before the role
+  // dispatch rewrites %r10 with the role's number in each arm. Its
+  // flow-insensitive value knows nothing; read at the setp, with the
+  // definitions that reach it, it is a function of %tid.x.
+  StringMap<std::shared_ptr<const ThreadSet>> TruthAtDefinition;
   auto Holds = [&](const ptx::Operand &Pred) -> const ThreadSet * {
     auto It = Values.find(Pred.Text);
-    return It != Values.end() && It->second.TrueFor ? It->second.TrueFor.get()
-                                                    : nullptr;
+    if (It != Values.end() && It->second.TrueFor)
+      return It->second.TrueFor.get();
+    auto [Cached, New] = TruthAtDefinition.try_emplace(Pred.Text);
+    if (New) {
+      auto Sites = DefSites.find(Pred.Text);
+      if (Sites != DefSites.end() && Sites->second.size() == 1) {
+        unsigned Def = Sites->second.front();
+        llvm::SaveAndRestore<std::optional<ReadPoint>> Saved(
+            Point, ReadPoint{Def, ReadPointDepth});
+        std::vector<PtxValue> Outs = guardedOutputs(Def);
+        const std::vector<const ptx::Operand *> &Dests = DestsOf[Def];
+        for (size_t D = 0; D < Dests.size() && D < Outs.size(); ++D)
+          if (Dests[D]->Text == Pred.Text && Outs[D].TrueFor &&
+              !Outs[D].V.Constant)
+            Cached->second = Outs[D].TrueFor;
+      }
+    }
+    return Cached->second.get();
   };
   ThreadFlowOracle Oracle{DefinedValue, Holds};
   bool Learnt = false;
@@ -1364,6 +1449,9 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
         P.SlotOffset = *P.SlotOffset + O.AddressOffset;
       if (P.V.SlotRunStart)
         P.V.SlotRunStart = *P.V.SlotRunStart + O.AddressOffset;
+      if (P.V.SlotRunStartByThread)
+        P.V.SlotRunStartByThread =
+            shiftedTable(*P.V.SlotRunStartByThread, O.AddressOffset);
       P.V.Slot = Ids.element(P.V.SlotArray, P.SlotOffset);
     }
     return P;
@@ -1489,12 +1577,36 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       S.SlotOffset = *S.SlotOffset + *C.V.Constant;
     else
       S.SlotOffset.reset();
-    if (C.V.Constant && S.V.SlotRunStart && Base == "add")
+    // Only a choice per role: warp-uniform, of a few values (a per-lane
+    // index into a shared array stays an index).
+    std::optional<ThreadTable> ByThread =
+        Base == "add" && !C.V.Constant && !S.V.SlotIndexed &&
+                C.V.Uniform <= Uniformity::WarpUniform &&
+                (S.V.SlotRunStart || S.V.SlotRunStartByThread)
+            ? tableOf(C)
+            : std::nullopt;
+    if (ByThread &&
+        normalizeChoices(*ByThread, MaxChoices).empty())
+      ByThread.reset();
+    if (C.V.Constant && S.V.SlotRunStart && Base == "add") {
       S.V.SlotRunStart = *S.V.SlotRunStart + *C.V.Constant;
-    else if (!C.V.Constant)
-      S.V.SlotIndexed = true;
-    else
+    } else if (C.V.Constant && S.V.SlotRunStartByThread && Base == "add") {
+      S.V.SlotRunStartByThread =
+          shiftedTable(*S.V.SlotRunStartByThread, *C.V.Constant);
+    } else if (ByThread) {
+      // `bars + selp(8, 24, is_wg0)`: a run that depends on the role.
+      for (unsigned T = 0; T < MaxThreads; ++T)
+        (*ByThread)[T] += S.V.SlotRunStart ? *S.V.SlotRunStart
+                                           : (*S.V.SlotRunStartByThread)[T];
       S.V.SlotRunStart.reset();
+      S.V.SlotRunStartByThread = runStartsOf(std::move(*ByThread));
+    } else if (!C.V.Constant) {
+      S.V.SlotIndexed = true;
+      S.V.SlotRunStartByThread.reset();
+    } else {
+      S.V.SlotRunStart.reset();
+      S.V.SlotRunStartByThread.reset();
+    }
     // `bars + 8 * stage`: the element as a term of the stage, in bytes
     // from the run start (constant offsets move the run start).
     if (!C.V.Constant)
@@ -1858,6 +1970,38 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   }
   if (Base == "selp" && Out.size() == 1) {
     PtxValue A = Src(1), B = Src(2), C = Src(3);
+    // `selp(bars_s0, bars_s1, is_wg0)`: each role's own barrier of one
+    // array, told apart thread by thread.
+    if (C.TrueFor && !C.V.Constant && A.V.isSlotAddress() &&
+        B.V.isSlotAddress() && A.V.SlotArray && A.V.SlotArray == B.V.SlotArray &&
+        !A.V.SlotIndexed && !B.V.SlotIndexed) {
+      auto Starts = [](const PtxValue &P) -> std::optional<ThreadTable> {
+        if (P.V.SlotRunStart)
+          return ThreadTable(MaxThreads, *P.V.SlotRunStart);
+        if (P.V.SlotRunStartByThread)
+          return *P.V.SlotRunStartByThread;
+        return std::nullopt;
+      };
+      std::optional<ThreadTable> SA = Starts(A), SB = Starts(B);
+      if (SA && SB) {
+        ThreadTable S(MaxThreads);
+        for (unsigned X = 0; X < MaxThreads; ++X)
+          S[X] = C.TrueFor->test(X) ? (*SA)[X] : (*SB)[X];
+        PtxValue P = A;
+        P.V.Uniform = join(join(A.V.Uniform, B.V.Uniform), C.V.Uniform);
+        P.SlotOffset.reset();
+        P.V.Slot = Ids.element(P.V.SlotArray, std::nullopt);
+        P.V.SlotRunStart.reset();
+        P.V.SlotRunStartByThread = runStartsOf(std::move(S));
+        P.V.ElementTerm.reset();
+        P.Key.clear();
+        P.Tid.reset();
+        if (llvm::all_equal(*P.V.SlotRunStartByThread))
+          P = A; // the same run in every thread
+        Out[0] = P;
+        return Out;
+      }
+    }
     if (C.TrueFor && !C.V.Constant) {
       // `selp.u32 r, 1, 0, p` of a predicate known thread by thread.
       std::optional<ThreadTable> TA = tableOf(A), TB = tableOf(B);
@@ -1990,6 +2134,7 @@ PtxValue widened(const PtxValue &Old, const PtxValue &New, PtxIdentities &Ids) {
     W.V.Slot = J.V.Slot;
     W.V.SlotArray = J.V.SlotArray;
     W.V.SlotRunStart = J.V.SlotRunStart;
+    W.V.SlotRunStartByThread.reset();
     W.V.SlotIndexed = true;
     W.V.SlotName = J.V.SlotName;
     W.V.Spelling = J.V.SlotName;
@@ -2102,6 +2247,9 @@ void RegisterValues::solve() {
   };
 
   Solving = true;
+  // Values at read points depend on the flow-insensitive ones this
+  // computes again.
+  ValuesAt.clear();
   // Instructions to evaluate, in program order; every one at the start.
   std::vector<uint8_t> Dirty(N, 1);
   size_t DirtyCount = N;

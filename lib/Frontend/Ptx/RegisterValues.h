@@ -289,6 +289,12 @@ PtxValue unknownValue();
 /// constant, or AbstractValue::KnownLowHalf.
 std::optional<int64_t> lowHalf(const PtxValue &P);
 
+/// \p P as an event operand sees it: a function of %tid.x (PtxValue::Tid)
+/// is also recorded thread by thread (AbstractValue::PerThread, exact), so
+/// that the analyses can evaluate it for the threads of one role (a
+/// softmax warpgroup's `selp(0, 128, is_wg0) | lane_quarter` column).
+AbstractValue eventValue(const PtxValue &P);
+
 } // namespace tmemcheck
 
 #endif // TMEMCHECK_LIB_FRONTEND_PTX_REGISTERVALUES_H
