@@ -37,7 +37,12 @@ struct Instance {
   PtxIdentities Ids;
   std::unique_ptr<RegisterValues> Values;
 
-  explicit Instance(llvm::StringRef Body) : Parsed(ptx::parsePtxText(Body)) {
+  /// \p SharedVariables: module-scope `.shared` variables the body uses.
+  explicit Instance(llvm::StringRef Body,
+                    std::initializer_list<llvm::StringRef> SharedVariables = {})
+      : Parsed(ptx::parsePtxText(Body)) {
+    for (llvm::StringRef V : SharedVariables)
+      Shared[V] = V.str();
     const auto &Is = Parsed.Instructions;
     const unsigned N = Is.size();
     llvm::StringMap<unsigned> LabelAt;
@@ -489,4 +494,64 @@ $L__LOOP:
   EXPECT_EQ(possibleConstants(F.reg("%r5").V), (std::vector<int64_t>{1, 2}));
   // The trip counter takes more values than a value set holds.
   EXPECT_TRUE(possibleConstants(F.reg("%r9").V).empty());
+}
+
+TEST(PtxRegisterValues, RoleFlagsOfADispatchAreKnownThreadByThread) {
+  // nvcc's role dispatch in CUTLASS's FMHA: the warpgroup number is tested
+  // and then overwritten with a role id, and each arm sets every role flag
+  // from predicates that are themselves set in every arm. The flag of
+  // warpgroup 0 then selects its own barrier and its own columns in the one
+  // copy of the softmax code both warpgroups run.
+  Instance F(R"(
+	.reg .pred 	%p<30>;
+	.reg .b32 	%r<20>;
+	mov.u32 	%r1, %tid.x;
+	shr.u32 	%r2, %r1, 5;
+	shr.u32 	%r4, %r2, 2;
+	mov.u32 	%r6, smem;
+	mov.pred 	%p11, -1;
+	mov.pred 	%p12, 0;
+	mov.pred 	%p20, %p11;
+	setp.eq.s32 	%p1, %r4, 0;
+	@%p1 bra 	$L__ROLE;
+	mov.pred 	%p11, -1;
+	mov.pred 	%p12, 0;
+	mov.pred 	%p20, %p12;
+	setp.eq.s32 	%p2, %r4, 1;
+	@%p2 bra 	$L__ROLE;
+	mov.b32 	%r4, 7;
+	mov.pred 	%p20, %p12;
+$L__ROLE:
+	add.s32 	%r10, %r6, 16;
+	add.s32 	%r11, %r6, 24;
+	selp.b32 	%r12, %r10, %r11, %p20;
+	selp.b32 	%r13, 0, 128, %p20;
+	add.s32 	%r14, %r6, %r13;
+	ret;
+)",
+             {"smem"});
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  PtxValue Flag = F.reg("%p20");
+  ASSERT_TRUE(Flag.TrueFor);
+  EXPECT_TRUE(Flag.TrueFor->test(0));
+  EXPECT_TRUE(Flag.TrueFor->test(127));
+  EXPECT_FALSE(Flag.TrueFor->test(128));
+  // The barrier: smem+16 in warpgroup 0, smem+24 elsewhere.
+  PtxValue Barrier = F.reg("%r12");
+  ASSERT_TRUE(Barrier.V.isSlotAddress());
+  ASSERT_TRUE(Barrier.V.SlotRunStartByThread);
+  EXPECT_FALSE(Barrier.V.SlotRunStart);
+  EXPECT_EQ((*Barrier.V.SlotRunStartByThread)[0], 16);
+  EXPECT_EQ((*Barrier.V.SlotRunStartByThread)[200], 24);
+  // A role's offset added to a barrier array: the same, thread by thread.
+  PtxValue Added = F.reg("%r14");
+  ASSERT_TRUE(Added.V.SlotRunStartByThread);
+  EXPECT_EQ((*Added.V.SlotRunStartByThread)[5], 0);
+  EXPECT_EQ((*Added.V.SlotRunStartByThread)[130], 128);
+  // The column: known thread by thread once it is an event's operand.
+  AbstractValue Column = eventValue(F.reg("%r13"));
+  ASSERT_TRUE(Column.PerThread);
+  EXPECT_TRUE(Column.PerThreadExact);
+  EXPECT_EQ((*Column.PerThread)[0], 0);
+  EXPECT_EQ((*Column.PerThread)[128], 128);
 }

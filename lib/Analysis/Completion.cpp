@@ -102,20 +102,30 @@ std::optional<TmemRange> rangeOf(const Event &E, int I,
   return R;
 }
 
-/// Columns the mma writes into D, from a constant instruction descriptor.
+/// Columns the mma writes into D, from a constant instruction descriptor,
+/// or the most of one of a few (CuTe DSL selects the descriptor of each
+/// k-block: `{0x8200010, 0x8202010, ...}`, which differ in the operand
+/// offsets only).
 std::optional<int64_t> mmaWidth(const Event &E) {
   const TmemOp &Op = *E.Op;
   const AbstractValue *Idesc = operand(E, Op.IdescOperand);
-  if (!Op.Mma || !Idesc || !Idesc->Constant)
+  if (!Op.Mma || !Idesc)
     return std::nullopt;
-  std::optional<MmaShape> Shape = decodeInstructionDescriptor(
-      *Op.Mma, static_cast<uint32_t>(*Idesc->Constant));
-  if (!Shape)
+  std::vector<int64_t> Descriptors = possibleConstants(*Idesc);
+  if (Descriptors.empty())
     return std::nullopt;
-  std::optional<Footprint> F = mmaAccumulatorFootprint(Op, *Shape);
-  if (!F)
-    return std::nullopt;
-  return F->Columns;
+  std::optional<int64_t> Widest;
+  for (int64_t D : Descriptors) {
+    std::optional<MmaShape> Shape =
+        decodeInstructionDescriptor(*Op.Mma, static_cast<uint32_t>(D));
+    if (!Shape)
+      return std::nullopt;
+    std::optional<Footprint> F = mmaAccumulatorFootprint(Op, *Shape);
+    if (!F)
+      return std::nullopt;
+    Widest = std::max(Widest.value_or(0), int64_t(F->Columns));
+  }
+  return Widest;
 }
 
 /// Ranges an mma reads from TMEM other than D: A, scale factors, metadata.
@@ -204,8 +214,8 @@ static std::optional<TmemRange> handOffRange(const Event &E,
     std::optional<int64_t> L, H;
     for (size_t T = 0; T < Threads->size(); ++T)
       if ((*Threads)[T]) {
-        int64_t C = (((*V->PerThread)[T] + Offset) & INT64_C(0xFFFFFFFF)) &
-                    0xFFFF;
+        int64_t C =
+            (((*V->PerThread)[T] + Offset) & INT64_C(0xFFFFFFFF)) & 0xFFFF;
         L = L ? std::min(*L, C) : C;
         H = H ? std::max(*H, C) : C;
       }
@@ -300,10 +310,11 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     auto It = RunsOf.find(E.Id);
     if (It == RunsOf.end()) {
       const AbstractValue *M = operand(E, E.Sync->MbarOperand);
-      It = RunsOf
-               .emplace(E.Id, M ? runsByThread(*M)
-                                : std::vector<std::pair<uint64_t, ThreadMask>>())
-               .first;
+      It =
+          RunsOf
+              .emplace(E.Id, M ? runsByThread(*M)
+                               : std::vector<std::pair<uint64_t, ThreadMask>>())
+              .first;
     }
     return It->second;
   };
@@ -334,8 +345,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       // Waits on an mbarrier of unknown identity are kept under 0: they
       // may be on any barrier. A wait whose barrier depends on the role
       // is a wait on each of its runs by the threads that name it.
-      std::vector<std::pair<uint64_t, ThreadMask>> Keys =
-          PerThreadRuns(W);
+      std::vector<std::pair<uint64_t, ThreadMask>> Keys = PerThreadRuns(W);
       if (Keys.empty())
         Keys.push_back({M ? barrierRunIdentity(*M) : 0, nullptr});
       // A wait with no access after it still shows the barrier's
@@ -375,8 +385,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // Does an arrive \p E hand the columns of \p Op (a pending ld or st) to
   // other threads?
   // ... on barrier run \p Id, for the columns \p Op has in \p Arrivers?
-  auto HandsOffOn = [&](uint64_t Id, const ThreadMask &Arrivers,
-                        const Event &E, const Event &Op) {
+  auto HandsOffOn = [&](uint64_t Id, const ThreadMask &Arrivers, const Event &E,
+                        const Event &Op) {
     if (!Id)
       return true; // which barrier is unknown: any
     auto It = HandOffs.find(Id);
@@ -419,8 +429,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     if (E.Sync->Kind != SyncOpKind::MbarrierArrive)
       return true; // a cluster barrier arrive orders everything
     // A role's own barrier: each run, for the threads that arrive on it.
-    const std::vector<std::pair<uint64_t, ThreadMask>> &Runs =
-        PerThreadRuns(E);
+    const std::vector<std::pair<uint64_t, ThreadMask>> &Runs = PerThreadRuns(E);
     if (!Runs.empty())
       return llvm::any_of(Runs, [&](const auto &Run) {
         return HandsOffOn(Run.first, Run.second, E, Op);

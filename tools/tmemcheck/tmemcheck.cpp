@@ -169,14 +169,14 @@ cl::opt<bool> Quiet("quiet",
                              "--summary)"),
                     cl::cat(Category));
 enum class OutputFormat { Text, Json, Sarif };
-cl::opt<OutputFormat> Format(
-    "format", cl::desc("Output format"),
-    cl::values(clEnumValN(OutputFormat::Text, "text",
-                          "clang-style diagnostics (default)"),
-               clEnumValN(OutputFormat::Json, "json", "a JSON array"),
-               clEnumValN(OutputFormat::Sarif, "sarif",
-                          "SARIF 2.1.0 for code scanning")),
-    cl::init(OutputFormat::Text), cl::cat(Category));
+cl::opt<OutputFormat>
+    Format("format", cl::desc("Output format"),
+           cl::values(clEnumValN(OutputFormat::Text, "text",
+                                 "clang-style diagnostics (default)"),
+                      clEnumValN(OutputFormat::Json, "json", "a JSON array"),
+                      clEnumValN(OutputFormat::Sarif, "sarif",
+                                 "SARIF 2.1.0 for code scanning")),
+           cl::init(OutputFormat::Text), cl::cat(Category));
 enum class ReportKind { None, Text, Json, Html };
 cl::opt<ReportKind> Report(
     "report", cl::desc("Print the TMEM resource report of every kernel"),
@@ -533,8 +533,7 @@ int main(int argc, const char **argv) {
     // goes on with the files whose config loads (each file with a broken
     // one is reported as failed below).
     if (DumpConfig || ListChecks) {
-      errs() << "tmemcheck: error: " << toString(Reference.takeError())
-             << '\n';
+      errs() << "tmemcheck: error: " << toString(Reference.takeError()) << '\n';
       return ExitToolError;
     }
     consumeError(Reference.takeError());
@@ -579,10 +578,10 @@ int main(int argc, const char **argv) {
         Effective.Compat.emplace();
       Effective.Compat->GpuArch = GpuArch;
     }
-    Effective.Checks = Reference->Checks.empty()
-                           ? std::string(Checks)
-                           : Reference->Checks +
-                                 (Checks.empty() ? "" : "," + Checks);
+    Effective.Checks =
+        Reference->Checks.empty()
+            ? std::string(Checks)
+            : Reference->Checks + (Checks.empty() ? "" : "," + Checks);
     if (!WarningsAsErrors.empty())
       Effective.WarningsAsErrors +=
           (Effective.WarningsAsErrors.empty() ? "" : ",") + WarningsAsErrors;
@@ -798,9 +797,9 @@ int main(int argc, const char **argv) {
   const bool KeepFindings =
       Format != OutputFormat::Text || ApplyFixes || !ExportFixesFile.empty();
   std::vector<KernelVerdict> AllVerdicts; // for --format=json
-  llvm::json::Array AllReports;      // for --report=json
-  std::vector<HtmlKernel> HtmlReports; // for --report=html
-  std::vector<Finding> HtmlUnmapped;   // findings of kernels without one
+  llvm::json::Array AllReports;           // for --report=json
+  std::vector<HtmlKernel> HtmlReports;    // for --report=html
+  std::vector<Finding> HtmlUnmapped;      // findings of kernels without one
   bool ToolFailed = false;
   BatchSummary Totals;
   // Files are analysed in parallel (-j); the results are reported in input
@@ -827,7 +826,8 @@ int main(int argc, const char **argv) {
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
   // Per-file configuration, read before the parallel part.
-  std::vector<CheckFilter> EnabledFor(Sources.size()), AsErrorsFor(Sources.size());
+  std::vector<CheckFilter> EnabledFor(Sources.size()),
+      AsErrorsFor(Sources.size());
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
   std::vector<FileLimits> LimitsFor(Sources.size());
   std::vector<std::map<std::string, std::string>> SeverityFor(Sources.size());
@@ -1094,12 +1094,13 @@ int main(int argc, const char **argv) {
       P.Error = "cannot create a temporary file for the PTX";
       return P;
     }
-    std::vector<std::string> Cmd = nvccPtxCommand(
-        Nvcc, FileEnv
-                  .prepareParse(Commands.front().CommandLine,
-                                Commands.front().Directory, File)
-                  .Args,
-        FileEnv.gpuArch(), Ptx);
+    std::vector<std::string> Cmd =
+        nvccPtxCommand(Nvcc,
+                       FileEnv
+                           .prepareParse(Commands.front().CommandLine,
+                                         Commands.front().Directory, File)
+                           .Args,
+                       FileEnv.gpuArch(), Ptx);
     return collectPtxCoverage(Cmd, Commands.front().Directory, Ptx,
                               /*TimeoutSeconds=*/900);
   };
@@ -1208,9 +1209,8 @@ int main(int argc, const char **argv) {
   if (Report == ReportKind::Html)
     writeHtmlReport(outs(), HtmlReports, HtmlUnmapped);
   if (Report == ReportKind::Json)
-    outs() << llvm::formatv(
-                  "{0:2}", llvm::json::Value(llvm::json::Object{
-                               {"kernels", std::move(AllReports)}}))
+    outs() << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                         {"kernels", std::move(AllReports)}}))
            << '\n';
   outs().flush();
   if (!ExportFixesFile.empty())

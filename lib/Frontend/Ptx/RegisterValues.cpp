@@ -105,7 +105,6 @@ std::optional<int64_t> lowHalf(const PtxValue &P) {
   return P.V.KnownLowHalf;
 }
 
-
 uint64_t PtxIdentities::slot(StringRef Var, int64_t Offset) {
   auto [It, New] =
       Ids.try_emplace(("slot:" + Var + "+" + Twine(Offset)).str(), Next);
@@ -621,8 +620,8 @@ bool classifyThreads(const ThreadSet &Truth, PtxValue &P,
     // The last warp of a block whose size `.reqntid` fixes is the last
     // warp; without it, more warps may follow.
     bool OpenEnded = S.back() == Warps - 1 && BlockThreads >= MaxThreads;
-    P.WarpsWhen[Arm] = std::pair<int64_t, int64_t>{
-        S.front(), OpenEnded ? MaxWarp : S.back()};
+    P.WarpsWhen[Arm] =
+        std::pair<int64_t, int64_t>{S.front(), OpenEnded ? MaxWarp : S.back()};
   }
   // A canonical key: equal sets of warps give equal keys.
   const std::vector<int> &T = In[0];
@@ -1463,11 +1462,10 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
 
 /// The stage term of `Base d, L, R` when one operand is a term and the
 /// other a constant (StageTerm.h).
-static std::optional<StageTerm> binaryTerm(StringRef Base,
-                                           const AbstractValue &L,
-                                           const AbstractValue &R) {
-  bool Commutes = Base == "add" || Base == "mul" || Base == "and" ||
-                  Base == "xor";
+static std::optional<StageTerm>
+binaryTerm(StringRef Base, const AbstractValue &L, const AbstractValue &R) {
+  bool Commutes =
+      Base == "add" || Base == "mul" || Base == "and" || Base == "xor";
   const AbstractValue *T = L.Term && R.Constant ? &L : nullptr;
   int64_t C = 0;
   if (T)
@@ -1585,8 +1583,7 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
                 (S.V.SlotRunStart || S.V.SlotRunStartByThread)
             ? tableOf(C)
             : std::nullopt;
-    if (ByThread &&
-        normalizeChoices(*ByThread, MaxChoices).empty())
+    if (ByThread && normalizeChoices(*ByThread, MaxChoices).empty())
       ByThread.reset();
     if (C.V.Constant && S.V.SlotRunStart && Base == "add") {
       S.V.SlotRunStart = *S.V.SlotRunStart + *C.V.Constant;
@@ -1610,10 +1607,10 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
     // `bars + 8 * stage`: the element as a term of the stage, in bytes
     // from the run start (constant offsets move the run start).
     if (!C.V.Constant)
-      S.V.ElementTerm =
-          !S.V.ElementTerm && Base == "add" && C.V.Term && !C.V.Term->isConstant()
-              ? C.V.Term
-              : std::nullopt;
+      S.V.ElementTerm = !S.V.ElementTerm && Base == "add" && C.V.Term &&
+                                !C.V.Term->isConstant()
+                            ? C.V.Term
+                            : std::nullopt;
     else if (Base != "add")
       S.V.ElementTerm.reset();
     S.V.Slot = Ids.element(S.V.SlotArray, S.SlotOffset);
@@ -1737,8 +1734,8 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
   if (!P.V.Constant && !Wide)
     P.V.Term = binaryTerm(Base, L.V, R.V);
   if (!P.V.Constant && !P.V.isTmemAddress())
-    P.V.TmemDerivedSlot = L.V.tmemProvenance() ? L.V.tmemProvenance()
-                                               : R.V.tmemProvenance();
+    P.V.TmemDerivedSlot =
+        L.V.tmemProvenance() ? L.V.tmemProvenance() : R.V.tmemProvenance();
   // Value sets: each pair of values.
   if (!P.V.Constant && !Wide && Bits && !P.V.isSlotAddress() &&
       !P.V.isTmemAddress()) {
@@ -1973,8 +1970,9 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     // `selp(bars_s0, bars_s1, is_wg0)`: each role's own barrier of one
     // array, told apart thread by thread.
     if (C.TrueFor && !C.V.Constant && A.V.isSlotAddress() &&
-        B.V.isSlotAddress() && A.V.SlotArray && A.V.SlotArray == B.V.SlotArray &&
-        !A.V.SlotIndexed && !B.V.SlotIndexed) {
+        B.V.isSlotAddress() && A.V.SlotArray &&
+        A.V.SlotArray == B.V.SlotArray && !A.V.SlotIndexed &&
+        !B.V.SlotIndexed) {
       auto Starts = [](const PtxValue &P) -> std::optional<ThreadTable> {
         if (P.V.SlotRunStart)
           return ThreadTable(MaxThreads, *P.V.SlotRunStart);

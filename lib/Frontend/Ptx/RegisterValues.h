@@ -248,8 +248,8 @@ private:
   bool isKernelParam(llvm::StringRef Name) const;
   /// The values `ld.param` of a kernel parameter gives its destinations
   /// (\p Bytes each): CTA-uniform, keyed by the parameter and offset.
-  std::vector<PtxValue> kernelParamLoad(const ptx::Instruction &I,
-                                        size_t Count, unsigned Bytes) const;
+  std::vector<PtxValue> kernelParamLoad(const ptx::Instruction &I, size_t Count,
+                                        unsigned Bytes) const;
   llvm::StringMap<PtxValue> Params;
   PtxIdentities &Ids;
   /// Tells this instance's registers apart from another instance's when
