@@ -887,44 +887,6 @@ bool RegisterValues::refineByThread() {
         Point, ReadPoint{Idx, ReadPointDepth});
     return evaluate(Code.Instructions[Idx]);
   };
-  for (size_t Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
-    const ptx::Instruction &I = Code.Instructions[Idx];
-    std::vector<const ptx::Operand *> Dests = destinations(I);
-    if (Dests.empty())
-      continue;
-    std::vector<PtxValue> Vals = evaluate(I);
-    bool ReadAtDefinition = false;
-    for (size_t D = 0; D < Dests.size(); ++D) {
-      StringRef Name = Dests[D]->Text;
-      if (!hasSeveralDefinitions(Name) || Overrides.count(Name))
-        continue;
-      if (!ReadAtDefinition && D < Vals.size() && !tableOf(Vals[D])) {
-        Vals = EvaluateAt(Idx);
-        ReadAtDefinition = true;
-      }
-      auto [It, New] = Viable.try_emplace(Name, true);
-      It->second =
-          It->second && D < Vals.size() && tableOf(Vals[D]).has_value();
-      auto [PIt, PNew] = Predicate.try_emplace(Name, true);
-      PIt->second = PIt->second && (I.base() == "setp" || I.hasPart("pred"));
-      if (New)
-        Candidates.push_back(Name.str());
-    }
-  }
-  auto DefinedValue = [&](unsigned Idx,
-                          StringRef Reg) -> std::optional<ThreadTable> {
-    const ptx::Instruction &I = Code.Instructions[Idx];
-    std::vector<const ptx::Operand *> Dests = destinations(I);
-    std::vector<PtxValue> Vals = evaluate(I);
-    for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
-      if (Dests[D]->Text == Reg && Vals[D].Defined) {
-        if (std::optional<ThreadTable> T = tableOf(Vals[D]))
-          return T;
-        std::vector<PtxValue> At = EvaluateAt(Idx);
-        return D < At.size() && At[D].Defined ? tableOf(At[D]) : std::nullopt;
-      }
-    return std::nullopt;
-  };
   // A branch predicate set once, from a register nvcc reuses: `shr %r10,
   // %r9, 2; setp.eq %p25, %r10, 0; @%p25 bra` right before the role
   // dispatch rewrites %r10 with the role's number in each arm. Its
@@ -952,18 +914,93 @@ bool RegisterValues::refineByThread() {
     }
     return Cached->second.get();
   };
+  for (size_t Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
+    const ptx::Instruction &I = Code.Instructions[Idx];
+    std::vector<const ptx::Operand *> Dests = destinations(I);
+    if (Dests.empty())
+      continue;
+    std::vector<PtxValue> Vals = evaluate(I);
+    bool ReadAtDefinition = false;
+    for (size_t D = 0; D < Dests.size(); ++D) {
+      StringRef Name = Dests[D]->Text;
+      if (!hasSeveralDefinitions(Name) || Overrides.count(Name))
+        continue;
+      if (!ReadAtDefinition && D < Vals.size() && !tableOf(Vals[D])) {
+        Vals = EvaluateAt(Idx);
+        ReadAtDefinition = true;
+      }
+      // A definition under a guard whose threads are unknown leaves the
+      // register unknown to the walk (nvcc's `@%px mov %r945, 1` after
+      // elect.sync): not worth a walk.
+      auto [It, New] = Viable.try_emplace(Name, true);
+      It->second = It->second && D < Vals.size() &&
+                   tableOf(Vals[D]).has_value() &&
+                   (!I.Pred || Holds(I.Pred->Predicate));
+      auto [PIt, PNew] = Predicate.try_emplace(Name, true);
+      PIt->second = PIt->second && (I.base() == "setp" || I.hasPart("pred"));
+      if (New)
+        Candidates.push_back(Name.str());
+    }
+  }
+  // What a definition writes, per thread; a walk asks at every visit of
+  // its block. Cleared when a walk learns a value (later definitions may
+  // read it).
+  std::map<std::pair<unsigned, std::string>, std::optional<ThreadTable>>
+      Defined;
+  auto DefinedValue = [&](unsigned Idx,
+                          StringRef Reg) -> std::optional<ThreadTable> {
+    auto [Memo, New] = Defined.try_emplace({Idx, Reg.str()});
+    if (!New)
+      return Memo->second;
+    const ptx::Instruction &I = Code.Instructions[Idx];
+    std::vector<const ptx::Operand *> Dests = destinations(I);
+    std::vector<PtxValue> Vals = evaluate(I);
+    for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
+      if (Dests[D]->Text == Reg && Vals[D].Defined) {
+        Memo->second = tableOf(Vals[D]);
+        if (!Memo->second) {
+          std::vector<PtxValue> At = EvaluateAt(Idx);
+          if (D < At.size() && At[D].Defined)
+            Memo->second = tableOf(At[D]);
+        }
+        break;
+      }
+    return Memo->second;
+  };
   ThreadFlowOracle Oracle{DefinedValue, Holds};
+  // The instructions that read or write each candidate, in order: a walk
+  // visits only those (a large kernel has tens of thousands of others).
+  StringMap<std::vector<unsigned>> Touching;
+  for (const std::string &Name : Candidates)
+    if (Viable.lookup(Name))
+      Touching[Name];
+  for (unsigned Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
+    for (const ptx::Operand *S : SourcesOf[Idx])
+      if (auto It = Touching.find(S->Text); It != Touching.end())
+        if (It->second.empty() || It->second.back() != Idx)
+          It->second.push_back(Idx);
+    for (const ptx::Operand *D : DestsOf[Idx])
+      if (auto It = Touching.find(D->Text); It != Touching.end())
+        if (It->second.empty() || It->second.back() != Idx)
+          It->second.push_back(Idx);
+  }
   bool Learnt = false;
   unsigned Walks = 0;
+  std::vector<ThreadTable> WalkScratch;
   for (const std::string &Name : Candidates) {
-    if (!Viable.lookup(Name) || Walks++ >= MaxWalks)
+    if (!Viable.lookup(Name) || WalkFailed.contains(Name) ||
+        Walks++ >= MaxWalks)
       continue;
     auto Cur = Values.find(Name);
     if (Cur != Values.end() && (Cur->second.V.Constant || Cur->second.Tid))
       continue; // already known
-    std::optional<ThreadTable> T = threadValuesAtReads(Code, Name, Oracle);
-    if (!T)
+    std::optional<ThreadTable> T = threadValuesAtReads(
+        Code, Name, Oracle, Touching[Name], /*TouchingKnown=*/true,
+        possibleThreads(), &WalkScratch);
+    if (!T) {
+      WalkFailed.insert(Name);
       continue;
+    }
     PtxValue P;
     if (Predicate.lookup(Name)) {
       ThreadSet Truth;
@@ -973,7 +1010,12 @@ bool RegisterValues::refineByThread() {
     } else {
       P = integerOf(*T);
     }
+    // Later walks of this round read it too: nvcc's dispatch copies one
+    // role flag into the next (`mov.pred %p750, %p745`), and each round
+    // costs a fixpoint.
+    Values[Name] = P;
     Overrides[Name] = std::move(P);
+    Defined.clear();
     Learnt = true;
   }
   return Learnt;

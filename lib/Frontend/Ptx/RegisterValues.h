@@ -33,6 +33,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <array>
@@ -223,6 +224,10 @@ private:
   /// Registers whose definitions disagree, followed thread by thread
   /// (ThreadValues): true if a value was learnt.
   bool refineByThread();
+  /// Registers whose per-thread walk failed in an earlier round: not
+  /// walked again (a later round knows little more about them, and each
+  /// walk of a large kernel is costly).
+  llvm::StringSet<> WalkFailed;
   /// The values \p I gives its destinations, from the current state.
   std::vector<PtxValue> evaluate(const ptx::Instruction &I) const;
   /// The threads of the block: the `.reqntid` product, else MaxThreads.
@@ -233,6 +238,16 @@ private:
       return std::min(N, MaxThreads);
     }
     return MaxThreads;
+  }
+  /// The threads that can exist: the `.reqntid` product, else the
+  /// `.maxntid` one, else MaxThreads.
+  unsigned possibleThreads() const {
+    if (Code.Shape.Required || !Code.Shape.Maximum)
+      return blockThreads();
+    const auto &Max = *Code.Shape.Maximum;
+    unsigned N =
+        std::max(1u, Max[0]) * std::max(1u, Max[1]) * std::max(1u, Max[2]);
+    return std::min(N, MaxThreads);
   }
   /// The value of `Base d, L, R` for the integer operations.
   PtxValue binary(llvm::StringRef Base, const PtxValue &L, const PtxValue &R,

@@ -8,6 +8,7 @@
 
 #include "RegisterValues.h"
 
+#include <algorithm>
 #include <climits>
 #include <deque>
 
@@ -39,9 +40,12 @@ bool isValue(int64_t C) { return C > Undefined; }
 
 } // namespace
 
-std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
-                                               StringRef Reg,
-                                               const ThreadFlowOracle &O) {
+std::optional<ThreadTable>
+threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
+                    const ThreadFlowOracle &O, ArrayRef<unsigned> Touching,
+                    bool TouchingKnown, unsigned Threads,
+                    std::vector<ThreadTable> *Scratch) {
+  Threads = std::min(Threads, MaxThreads);
   const size_t K = G.Succs.size();
   const size_t N = G.Instructions.size();
   if (K == 0 || K > MaxBlocks || G.BlockOf.size() != N ||
@@ -56,8 +60,15 @@ std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
     End[B] = std::max(End[B], I + 1);
   }
 
-  std::vector<ThreadTable> In(K);
-  In[0].assign(MaxThreads, Undefined);
+  // The state at each block's entry, Threads cells wide (threads past the
+  // block's never run); empty until the block is reached. A caller's
+  // scratch keeps the memory from one walk to the next.
+  std::vector<ThreadTable> Local;
+  std::vector<ThreadTable> &In = Scratch ? *Scratch : Local;
+  In.resize(K);
+  for (ThreadTable &Cells : In)
+    Cells.clear();
+  In[0].assign(Threads, Undefined);
   ThreadTable Reads(MaxThreads, NotReached);
   std::deque<unsigned> Work{0};
   std::vector<uint8_t> Queued(K, 0);
@@ -69,12 +80,25 @@ std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
     unsigned B = Work.front();
     Work.pop_front();
     Queued[B] = 0;
-    ThreadTable S = In[B];
-    for (unsigned Idx = Begin[B]; Idx < End[B]; ++Idx) {
+    // The block's instructions, or only those that touch Reg; a block
+    // that touches nothing passes its state on as it is (no copy).
+    const unsigned *First = nullptr, *Last = nullptr;
+    if (TouchingKnown) {
+      First = std::lower_bound(Touching.begin(), Touching.end(), Begin[B]);
+      Last = std::lower_bound(First, Touching.end(), End[B]);
+    }
+    ThreadTable Changed;
+    if (!TouchingKnown || First != Last)
+      Changed = In[B];
+    const ThreadTable &S = Changed.empty() ? In[B] : Changed;
+    for (unsigned Step = TouchingKnown ? 0 : Begin[B],
+                  Steps = TouchingKnown ? unsigned(Last - First) : End[B];
+         Step < Steps; ++Step) {
+      const unsigned Idx = TouchingKnown ? First[Step] : Step;
       const ptx::Instruction &I = G.Instructions[Idx];
       for (const ptx::Operand *Src : RegisterValues::sources(I))
         if (Src->Text == Reg) {
-          for (unsigned T = 0; T < MaxThreads; ++T) {
+          for (unsigned T = 0; T < Threads; ++T) {
             if (S[T] == NotReached)
               continue;
             if (!isValue(S[T]))
@@ -92,16 +116,16 @@ std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
         continue;
       std::optional<ThreadTable> V = O.DefinedValue(Idx, Reg);
       const ThreadSet *Guard = I.Pred ? O.Holds(I.Pred->Predicate) : nullptr;
-      for (unsigned T = 0; T < MaxThreads; ++T) {
+      for (unsigned T = 0; T < Threads; ++T) {
         if (S[T] == NotReached)
           continue;
         int64_t New = V && T < V->size() ? (*V)[T] : Unknown;
         if (!I.Pred)
-          S[T] = New;
+          Changed[T] = New;
         else if (Guard)
-          S[T] = Guard->test(T) != I.Pred->Negated ? New : S[T];
+          Changed[T] = Guard->test(T) != I.Pred->Negated ? New : S[T];
         else
-          S[T] = joinCell(S[T], New); // it may or may not be written
+          Changed[T] = joinCell(S[T], New); // it may or may not be written
       }
     }
     // Threads go on along the arm their %tid.x selects; along both when
@@ -118,10 +142,10 @@ std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
         continue;
       bool Changed = false;
       if (In[To].empty()) {
-        In[To].assign(MaxThreads, NotReached);
+        In[To].assign(Threads, NotReached);
         Changed = true;
       }
-      for (unsigned T = 0; T < MaxThreads; ++T) {
+      for (unsigned T = 0; T < Threads; ++T) {
         if (S[T] == NotReached || (Arms && Arms->test(T) != (Arm == 0)))
           continue;
         int64_t J = joinCell(In[To][T], S[T]);

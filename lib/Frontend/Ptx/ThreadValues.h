@@ -75,9 +75,14 @@ struct ThreadFlowOracle {
 /// the value of a lane of their warp that does (else of a nearby warp), so
 /// that they do not make a role test look lane-divergent. nullopt when
 /// nothing is proved, or the instance is too large to walk.
-std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
-                                               llvm::StringRef Reg,
-                                               const ThreadFlowOracle &O);
+/// \p Touching, when given: the instructions that read or write \p Reg, in
+/// order (the walk skips the others, which leave it as it is). \p Threads:
+/// the block's thread count (the threads past it never run). \p Scratch:
+/// memory a caller reuses across walks.
+std::optional<ThreadTable> threadValuesAtReads(
+    const ThreadFlowGraph &G, llvm::StringRef Reg, const ThreadFlowOracle &O,
+    llvm::ArrayRef<unsigned> Touching = {}, bool TouchingKnown = false,
+    unsigned Threads = MaxThreads, std::vector<ThreadTable> *Scratch = nullptr);
 
 } // namespace tmemcheck
 
