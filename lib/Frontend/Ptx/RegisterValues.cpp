@@ -339,11 +339,14 @@ std::shared_ptr<const ThreadTable> combineOffsets(StringRef Op,
                                                   const PtxValue &L,
                                                   const PtxValue &R,
                                                   unsigned Bits, bool &Exact) {
-  bool LE = false, RE = false;
-  auto LT = offsetsOf(L, LE), RT = offsetsOf(R, RE);
-  if (!LT || !RT || (Bits != 32 && Bits != 64))
+  // The cheap tests first: offsetsOf tabulates an expression of %tid.x.
+  if (Bits != 32 && Bits != 64)
     return nullptr;
   if (!L.V.LaneVariant && !R.V.LaneVariant && !L.V.PerThread && !R.V.PerThread)
+    return nullptr;
+  bool LE = false, RE = false;
+  auto LT = offsetsOf(L, LE), RT = offsetsOf(R, RE);
+  if (!LT || !RT)
     return nullptr;
   bool RConst = RE && llvm::all_equal(*RT), LConst = LE && llvm::all_equal(*LT);
   if (!(Op == "add" || Op == "sub" || (Op == "mul" && (RConst || LConst)) ||
