@@ -1226,12 +1226,14 @@ PtxValue RegisterValues::restrictedTo(PtxValue V, int64_t N, bool Equal) const {
 
 const std::vector<unsigned> &
 RegisterValues::reachingDefinitions(StringRef Name, unsigned Instr) const {
-  auto [It, New] = Reaching.try_emplace({Name.str(), Instr});
-  std::vector<unsigned> &Result = It->second;
-  if (!New || Preds.empty() || Instr >= Code.BlockOf.size())
-    return Result;
+  static const std::vector<unsigned> None;
   auto Sites = DefSites.find(Name);
   if (Sites == DefSites.end())
+    return None;
+  // Keyed by the register's DefSites entry (a stable address).
+  auto [It, New] = Reaching.try_emplace({&*Sites, Instr});
+  std::vector<unsigned> &Result = It->second;
+  if (!New || Preds.empty() || Instr >= Code.BlockOf.size())
     return Result;
   const std::vector<unsigned> &Defs = Sites->second;
   std::set<unsigned> Found;
@@ -1298,10 +1300,18 @@ PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
   auto Sites = DefSites.find(Name);
   if (Flow == Values.end() || Sites == DefSites.end() || Overrides.count(Name))
     return reg(Name);
-  auto Key = std::make_tuple(Name.str(), At.Instr, At.Depth);
+  // A register with one definition reads the same wherever it is read:
+  // that definition reaches the read point or none does, and either way
+  // all of them are taken (All below), so the read point is not part of
+  // the key and the reaching definitions are not needed.
+  const bool Single = Sites->second.size() == 1;
+  auto Key = std::make_tuple(static_cast<const void *>(&*Sites),
+                             Single ? ~0u : At.Instr, At.Depth);
   if (auto It = ValuesAt.find(Key); It != ValuesAt.end())
     return It->second;
-  const std::vector<unsigned> &Reach = reachingDefinitions(Name, At.Instr);
+  static const std::vector<unsigned> None;
+  const std::vector<unsigned> &Reach =
+      Single ? None : reachingDefinitions(Name, At.Instr);
   const bool All = Reach.empty() || Reach.size() == Sites->second.size();
   PtxValue V;
   if (At.Depth == 0 && All) {

@@ -276,9 +276,11 @@ private:
   /// when the blocks are not contiguous runs of instructions).
   std::vector<unsigned> BlockFirst;
   std::vector<std::vector<unsigned>> Preds;
-  mutable std::map<std::pair<std::string, unsigned>, std::vector<unsigned>>
+  /// Memos of reachingDefinitions() and regAt(), keyed by the register's
+  /// DefSites entry.
+  mutable std::map<std::pair<const void *, unsigned>, std::vector<unsigned>>
       Reaching;
-  mutable std::map<std::tuple<std::string, unsigned, unsigned>, PtxValue>
+  mutable std::map<std::tuple<const void *, unsigned, unsigned>, PtxValue>
       ValuesAt;
 };
 
