@@ -791,8 +791,7 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
                                PtxIdentities &Ids)
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
       Params(std::move(ParamBindings)), Ids(Ids) {
-  static unsigned NextInstanceKey = 0;
-  InstanceKey = ++NextInstanceKey;
+  InstanceKey = Ids.nextInstanceKey();
   for (const ptx::Instruction &I : Code.Instructions) {
     DestsOf.push_back(destinations(I));
     SourcesOf.push_back(sources(I));

@@ -136,6 +136,9 @@ struct InstanceCode : ThreadFlowGraph {
 
 /// Identities of shared-memory slots and of registers, shared by every
 /// instance of one kernel so that a slot means the same region in a callee.
+/// Each kernel gets its own (PtxGraphBuilder::build), so that its analysis
+/// does not depend on the kernels before it and kernels can be analysed in
+/// parallel.
 class PtxIdentities {
 public:
   /// The slot for byte \p Offset of shared variable \p Var.
@@ -149,10 +152,13 @@ public:
   uint64_t run(uint64_t Array, int64_t Start);
   /// A register of one instance (for tcgen05.ld destinations).
   uint64_t variable(unsigned Instance, llvm::StringRef Reg);
+  /// A new RegisterValues::InstanceKey (1, 2, ...).
+  unsigned nextInstanceKey() { return ++InstanceKeys; }
 
 private:
   llvm::StringMap<uint64_t> Ids;
   uint64_t Next = 1;
+  unsigned InstanceKeys = 0;
 };
 
 /// The register values of one instance of a function.
