@@ -837,15 +837,19 @@ bool RegisterValues::refineByThread() {
   // %tid.x, whose join lost what they are.
   std::vector<std::string> Candidates;
   StringMap<bool> Viable, Predicate;
+  auto Candidate = [&](StringRef Name) {
+    return hasSeveralDefinitions(Name) && !Overrides.count(Name);
+  };
   for (size_t Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
     const ptx::Instruction &I = Code.Instructions[Idx];
-    std::vector<const ptx::Operand *> Dests = destinations(I);
-    if (Dests.empty())
+    const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
+    if (llvm::none_of(Dests,
+                      [&](const ptx::Operand *D) { return Candidate(D->Text); }))
       continue;
     std::vector<PtxValue> Vals = evaluate(I);
     for (size_t D = 0; D < Dests.size(); ++D) {
       StringRef Name = Dests[D]->Text;
-      if (!hasSeveralDefinitions(Name) || Overrides.count(Name))
+      if (!Candidate(Name))
         continue;
       auto [It, New] = Viable.try_emplace(Name, true);
       It->second = It->second && tableOf(Vals[D]).has_value();
@@ -855,11 +859,17 @@ bool RegisterValues::refineByThread() {
         Candidates.push_back(Name.str());
     }
   }
+  // What an instruction gives its destinations does not change during the
+  // walks (they read Values, which solve() alone sets): once each.
+  std::map<unsigned, std::vector<PtxValue>> Evaluated;
   auto DefinedValue = [&](unsigned Idx,
                           StringRef Reg) -> std::optional<ThreadTable> {
     const ptx::Instruction &I = Code.Instructions[Idx];
-    std::vector<const ptx::Operand *> Dests = destinations(I);
-    std::vector<PtxValue> Vals = evaluate(I);
+    const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
+    auto [It, New] = Evaluated.try_emplace(Idx);
+    if (New)
+      It->second = evaluate(I);
+    const std::vector<PtxValue> &Vals = It->second;
     for (size_t D = 0; D < Dests.size(); ++D)
       if (Dests[D]->Text == Reg && Vals[D].Defined)
         return tableOf(Vals[D]);
@@ -1597,27 +1607,41 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "div", "rem"};
   if (L.Tid && R.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
       L.Tid->Size + R.Tid->Size < 16) {
-    auto E = std::make_shared<TidExpr>();
-    E->K = TidExpr::Kind::Binary;
-    E->Op = Base.str();
-    E->Bits = Bits;
-    E->Signed = Signed;
-    E->L = L.Tid;
-    E->R = R.Tid;
-    E->Size = L.Tid->Size + R.Tid->Size + 1;
-    bool IsWarp = true, WarpUniform = true;
-    // Over the threads the block has: `.reqntid 32, 4, 1` makes
-    // `tid.y * 32 + tid.x` the linear id for threads 0..127 only.
-    const int64_t Threads = blockThreads();
-    for (int64_t T = 0; T < Threads && (IsWarp || WarpUniform); ++T) {
-      std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
-      IsWarp = IsWarp && V && *V == T / 32;
-      WarpUniform = WarpUniform && V && V0 && *V == *V0;
+    // The fixpoint evaluates an instruction again with the same operand
+    // expressions: the node and what its table says are computed once.
+    auto [Memo, New] = TidNodes.try_emplace(
+        std::make_tuple(Base.str(), Bits, Signed, L.Tid.get(), R.Tid.get()));
+    TidNode &Node = Memo->second;
+    if (New) {
+      auto E = std::make_shared<TidExpr>();
+      E->K = TidExpr::Kind::Binary;
+      E->Op = Base.str();
+      E->Bits = Bits;
+      E->Signed = Signed;
+      E->L = L.Tid;
+      E->R = R.Tid;
+      E->Size = L.Tid->Size + R.Tid->Size + 1;
+      bool IsWarp = true, WarpUniform = true;
+      // Over the threads the block has: `.reqntid 32, 4, 1` makes
+      // `tid.y * 32 + tid.x` the linear id for threads 0..127 only.
+      const int64_t Threads = blockThreads();
+      for (int64_t T = 0; T < Threads && (IsWarp || WarpUniform); ++T) {
+        std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
+        IsWarp = IsWarp && V && *V == T / 32;
+        WarpUniform = WarpUniform && V && V0 && *V == *V0;
+      }
+      Node.E = std::move(E);
+      Node.IsWarp = IsWarp;
+      Node.WarpUniform = WarpUniform;
     }
+    const bool IsWarp = Node.IsWarp, WarpUniform = Node.WarpUniform;
     // Operands truncated by a conversion (PerThread) are combined below.
-    if (!L.V.PerThread && !R.V.PerThread)
-      P.V.LaneVariant = laneVariant(*E);
-    P.Tid = std::move(E);
+    if (!L.V.PerThread && !R.V.PerThread) {
+      if (!Node.LaneVariant)
+        Node.LaneVariant = laneVariant(*Node.E);
+      P.V.LaneVariant = *Node.LaneVariant;
+    }
+    P.Tid = Node.E;
     if (WarpUniform)
       P.V.Uniform = join(
           Uniformity::WarpUniform,

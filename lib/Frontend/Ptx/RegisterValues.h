@@ -288,6 +288,18 @@ private:
       Reaching;
   mutable std::map<std::tuple<const void *, unsigned, unsigned>, PtxValue>
       ValuesAt;
+  /// binary()'s expression nodes of %tid.x, by operator, width, signedness
+  /// and operand nodes (kept alive here, so their addresses stay unique),
+  /// with what their values say.
+  struct TidNode {
+    std::shared_ptr<const TidExpr> E;
+    bool IsWarp = false, WarpUniform = false;
+    std::optional<bool> LaneVariant;
+  };
+  mutable std::map<std::tuple<std::string, unsigned, bool, const TidExpr *,
+                              const TidExpr *>,
+                   TidNode>
+      TidNodes;
 };
 
 /// The unknown value: no constant, Uniformity::Unknown.
