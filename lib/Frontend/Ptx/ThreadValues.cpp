@@ -10,6 +10,7 @@
 
 #include <climits>
 #include <deque>
+#include <functional>
 
 using namespace llvm;
 
@@ -56,6 +57,27 @@ std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
     End[B] = std::max(End[B], I + 1);
   }
 
+  // Which instructions read and which write Reg, found once (the walk
+  // visits a block several times): only those that name it anywhere.
+  std::function<bool(const ptx::Operand &)> Names =
+      [&](const ptx::Operand &O) {
+        return O.Text == Reg || llvm::any_of(O.Elements, Names);
+      };
+  std::vector<uint8_t> ReadsReg(N, 0), WritesReg(N, 0);
+  for (unsigned Idx = 0; Idx < N; ++Idx) {
+    const ptx::Instruction &I = G.Instructions[Idx];
+    if (!(I.Pred && Names(I.Pred->Predicate)) &&
+        llvm::none_of(I.Operands, Names))
+      continue;
+    for (const ptx::Operand *Src : RegisterValues::sources(I))
+      if (Src->Text == Reg) {
+        ReadsReg[Idx] = 1;
+        break;
+      }
+    for (const ptx::Operand *D : RegisterValues::destinations(I))
+      WritesReg[Idx] |= D->Text == Reg;
+  }
+
   std::vector<ThreadTable> In(K);
   In[0].assign(MaxThreads, Undefined);
   ThreadTable Reads(MaxThreads, NotReached);
@@ -72,23 +94,17 @@ std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
     ThreadTable S = In[B];
     for (unsigned Idx = Begin[B]; Idx < End[B]; ++Idx) {
       const ptx::Instruction &I = G.Instructions[Idx];
-      for (const ptx::Operand *Src : RegisterValues::sources(I))
-        if (Src->Text == Reg) {
-          for (unsigned T = 0; T < MaxThreads; ++T) {
-            if (S[T] == NotReached)
-              continue;
-            if (!isValue(S[T]))
-              return std::nullopt; // a read of an unproved value
-            Reads[T] = joinCell(Reads[T], S[T]);
-            if (Reads[T] == Unknown)
-              return std::nullopt; // different values at different reads
-          }
-          break;
+      if (ReadsReg[Idx])
+        for (unsigned T = 0; T < MaxThreads; ++T) {
+          if (S[T] == NotReached)
+            continue;
+          if (!isValue(S[T]))
+            return std::nullopt; // a read of an unproved value
+          Reads[T] = joinCell(Reads[T], S[T]);
+          if (Reads[T] == Unknown)
+            return std::nullopt; // different values at different reads
         }
-      bool Writes = false;
-      for (const ptx::Operand *D : RegisterValues::destinations(I))
-        Writes |= D->Text == Reg;
-      if (!Writes)
+      if (!WritesReg[Idx])
         continue;
       std::optional<ThreadTable> V = O.DefinedValue(Idx, Reg);
       const ThreadSet *Guard = I.Pred ? O.Holds(I.Pred->Predicate) : nullptr;
