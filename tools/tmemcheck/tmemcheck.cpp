@@ -1105,8 +1105,9 @@ int main(int argc, const char **argv) {
     // Checks keep no state across kernels, but each worker gets its own
     // (the kernels of one .ptx module may be analysed by several threads).
     // A single input file gets all -j threads for its kernels.
-    const unsigned KernelThreads =
-        isPtxFile(File) && Sources.size() == 1 ? std::max(1u, unsigned(Jobs)) : 1u;
+    const unsigned KernelThreads = isPtxFile(File) && Sources.size() == 1
+                                       ? std::max(1u, unsigned(Jobs))
+                                       : 1u;
     std::vector<std::vector<std::unique_ptr<Check>>> WorkerChecks(
         KernelThreads);
     for (std::vector<std::unique_ptr<Check>> &Checks : WorkerChecks)

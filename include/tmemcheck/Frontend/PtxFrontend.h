@@ -38,8 +38,8 @@ TranslationUnitResult analyzePtxText(llvm::StringRef Text,
 /// Analyses one kernel's graph in worker thread \p Worker (0 to the number
 /// of threads - 1) and returns what to do with the results, which the
 /// calling thread runs in module order.
-using ParallelKernelConsumer = std::function<std::function<void()>(
-    KernelGraph &G, unsigned Worker)>;
+using ParallelKernelConsumer =
+    std::function<std::function<void()>(KernelGraph &G, unsigned Worker)>;
 
 /// analyzePtxFile with the kernels of the module built and analysed by up
 /// to \p Threads threads: each builds a kernel's graph and hands it to

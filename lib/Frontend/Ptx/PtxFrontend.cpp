@@ -133,9 +133,9 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
       unsigned Tcgen05 = 0;
     };
     Result.Threads = Threads;
-    Result.ParseSeconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - Start)
-                              .count();
+    Result.ParseSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
     std::vector<Outcome> Outcomes(Kernels.size());
     std::atomic<size_t> Next{0};
     auto Work = [&](unsigned Worker) {

@@ -843,8 +843,8 @@ bool RegisterValues::refineByThread() {
   for (size_t Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
     const ptx::Instruction &I = Code.Instructions[Idx];
     const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
-    if (llvm::none_of(Dests,
-                      [&](const ptx::Operand *D) { return Candidate(D->Text); }))
+    if (llvm::none_of(
+            Dests, [&](const ptx::Operand *D) { return Candidate(D->Text); }))
       continue;
     std::vector<PtxValue> Vals = evaluate(I);
     for (size_t D = 0; D < Dests.size(); ++D) {

@@ -296,9 +296,9 @@ private:
     bool IsWarp = false, WarpUniform = false;
     std::optional<bool> LaneVariant;
   };
-  mutable std::map<std::tuple<std::string, unsigned, bool, const TidExpr *,
-                              const TidExpr *>,
-                   TidNode>
+  mutable std::map<
+      std::tuple<std::string, unsigned, bool, const TidExpr *, const TidExpr *>,
+      TidNode>
       TidNodes;
 };
 

@@ -59,10 +59,9 @@ std::optional<ThreadTable> threadValuesAtReads(const ThreadFlowGraph &G,
 
   // Which instructions read and which write Reg, found once (the walk
   // visits a block several times): only those that name it anywhere.
-  std::function<bool(const ptx::Operand &)> Names =
-      [&](const ptx::Operand &O) {
-        return O.Text == Reg || llvm::any_of(O.Elements, Names);
-      };
+  std::function<bool(const ptx::Operand &)> Names = [&](const ptx::Operand &O) {
+    return O.Text == Reg || llvm::any_of(O.Elements, Names);
+  };
   std::vector<uint8_t> ReadsReg(N, 0), WritesReg(N, 0);
   for (unsigned Idx = 0; Idx < N; ++Idx) {
     const ptx::Instruction &I = G.Instructions[Idx];
