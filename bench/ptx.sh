@@ -8,7 +8,9 @@
 # Usage: bench/ptx.sh [-b build-dir] [extra.ptx ...]
 # Environment: RUNS (default 3), SIZES (generated modules as KERNELSxUNROLL,
 #   default "10x1 100x4 400x16 400x64"), PTXAS (default
-#   /usr/local/cuda/bin/ptxas; the ptxas column is skipped without it).
+#   /usr/local/cuda/bin/ptxas; the ptxas column is skipped without it),
+#   TMEMCHECK_ARGS (extra tmemcheck options, e.g. "-j 2": the module's
+#   kernels on two threads).
 #
 # Each input runs tmemcheck and ptxas RUNS times, interleaved; the table
 # shows medians of wall time and peak memory (/usr/bin/time), the share of
@@ -50,7 +52,8 @@ bench_one() {
   local label="$1" file="$2"
   : > "$work/tool"; : > "$work/ptxas"; : > "$work/parse"; : > "$work/rest"
   for _ in $(seq "$runs"); do
-    measure tool "$tool" --timing "$file"
+    # shellcheck disable=SC2086 # TMEMCHECK_ARGS is a list of options
+    measure tool "$tool" ${TMEMCHECK_ARGS:-} --timing "$file"
     awk '/timing/ { gsub(",", ""); for (i = 1; i <= NF; ++i) {
            if ($i == "parse") p = $(i+1); if ($i == "graphs") g = $(i+1);
            if ($i == "checks") c = $(i+1) } }

@@ -51,7 +51,8 @@ struct ThreadState {
     return A.Loads == B.Loads && A.Stores == B.Stores && A.Async == B.Async &&
            A.Issued == B.Issued && A.EverCommitted == B.EverCommitted &&
            A.Committed == B.Committed && A.Waited == B.Waited &&
-           A.WaitedAfterMma == B.WaitedAfterMma && A.Top == B.Top;
+           A.Completed == B.Completed && A.WaitedAfterMma == B.WaitedAfterMma &&
+           A.Top == B.Top;
   }
 };
 

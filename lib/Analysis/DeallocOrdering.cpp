@@ -8,6 +8,7 @@
 
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/ForwardDataflow.h"
+#include "tmemcheck/Analysis/SortedSet.h"
 
 #include <algorithm>
 #include <map>
@@ -16,18 +17,23 @@ namespace tmemcheck {
 
 namespace {
 
+/// Event ids per region (or mbarrier, or event): sorted vectors, since the
+/// states are copied at every block and join (SortedSet.h).
+using IdSet = SortedSet<unsigned, 4>;
+template <typename K> using IdsBy = SortedMap<K, IdSet>;
+
 /// Accesses per region not yet ordered by a barrier: by any CTA barrier,
 /// and (for the peer CTA of a pair) by a cluster barrier.
 struct Unordered {
-  std::map<uint64_t, std::set<unsigned>> Cta, Cluster;
+  IdsBy<uint64_t> Cta, Cluster;
   /// Per mbarrier: accesses already ordered in this CTA when this thread
   /// arrived on the peer CTA's copy of that mbarrier (through mapa). A
   /// later wait on this CTA's copy completes the pair handshake CuTe DSL
   /// writes before a cta_group::2 dealloc: the peer ran the same code.
-  std::map<uint64_t, std::set<unsigned>> Published;
+  IdsBy<uint64_t> Published;
   /// Named barriers (`bar.sync id, count`) seen after each access: they
   /// order it only for the threads that take part in them.
-  std::map<unsigned, std::set<unsigned>> PartialAfter;
+  IdsBy<unsigned> PartialAfter;
   friend bool operator==(const Unordered &A, const Unordered &B) {
     return A.Cta == B.Cta && A.Cluster == B.Cluster &&
            A.PartialAfter == B.PartialAfter && A.Published == B.Published;
@@ -41,10 +47,9 @@ bool isPartialBarrier(const Event &E) {
          E.Sync->ThreadCountOperand >= 0;
 }
 
-void unionInto(std::map<uint64_t, std::set<unsigned>> &R,
-               const std::map<uint64_t, std::set<unsigned>> &P) {
+template <typename K> void unionInto(IdsBy<K> &R, const IdsBy<K> &P) {
   for (const auto &[Slot, Ids] : P)
-    R[Slot].insert(Ids.begin(), Ids.end());
+    R[Slot].unionWith(Ids);
 }
 
 } // namespace
@@ -105,7 +110,7 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
       uint64_t Id = mbarrierIdentity(*M);
       if (Id && E.Sync->Kind == SyncOpKind::MbarrierArrive &&
           M->ClusterMapped) {
-        std::set<unsigned> &P = S.Published[Id];
+        IdSet &P = S.Published[Id];
         for (const auto &[Slot, Ids] : S.Cluster) {
           auto Local = S.Cta.find(Slot);
           for (unsigned X : Ids)
@@ -159,8 +164,7 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
             unionInto(S.Cta, Outs[P].Cta);
             unionInto(S.Cluster, Outs[P].Cluster);
             unionInto(S.Published, Outs[P].Published);
-            for (const auto &[Id, Bars] : Outs[P].PartialAfter)
-              S.PartialAfter[Id].insert(Bars.begin(), Bars.end());
+            unionInto(S.PartialAfter, Outs[P].PartialAfter);
           }
         return S;
       },

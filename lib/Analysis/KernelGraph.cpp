@@ -129,18 +129,22 @@ namespace {
 template <typename EdgesFn, typename ThroughFn>
 std::vector<uint8_t> closure(const std::vector<Block> &Blocks, unsigned From,
                              EdgesFn Edges, ThroughFn Through) {
+  // Each block is marked when first found and expanded once.
   std::vector<uint8_t> Reached(Blocks.size(), 0);
-  std::vector<unsigned> Work(Edges(Blocks[From]).begin(),
-                             Edges(Blocks[From]).end());
+  std::vector<unsigned> Work;
+  auto Find = [&](unsigned B) {
+    for (unsigned S : Edges(Blocks[B]))
+      if (!Reached[S]) {
+        Reached[S] = 1;
+        Work.push_back(S);
+      }
+  };
+  Find(From);
   while (!Work.empty()) {
     unsigned B = Work.back();
     Work.pop_back();
-    if (Reached[B])
-      continue;
-    Reached[B] = 1;
     if (Through(B))
-      Work.insert(Work.end(), Edges(Blocks[B]).begin(),
-                  Edges(Blocks[B]).end());
+      Find(B);
   }
   return Reached;
 }

@@ -7,6 +7,7 @@
 #include "tmemcheck/Analysis/ThreadConditions.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 
 #include <algorithm>
 #include <climits>
@@ -139,45 +140,110 @@ bool rangesMeet(const std::vector<std::pair<long long, long long>> &A,
 /// with exclusive roles; when a bound is not a number, an equality role
 /// test and a different true test on the same index are taken as
 /// exclusive (tmemcheck stays silent rather than guess an overlap).
-bool symbolicRoleClash(const std::pair<std::string, unsigned> &X,
-                       const std::pair<std::string, unsigned> &Y) {
-  auto Split = [](const std::pair<std::string, unsigned> &C, std::string &Lhs,
-                  std::string &Op, std::string &Rhs) {
-    llvm::StringRef T = C.first;
-    for (const char *O : {"==", ">=", "<=", "<", ">"}) {
-      size_t Pos = T.find(O);
-      if (Pos == llvm::StringRef::npos || Pos == 0)
-        continue;
-      if (llvm::StringRef(O).size() == 1 && Pos + 1 < T.size() &&
-          (T[Pos + 1] == '=' || T[Pos + 1] == O[0]))
-        continue;
-      Lhs = T.take_front(Pos).trim("() ").str();
-      Op = O;
-      Rhs = T.drop_front(Pos + llvm::StringRef(O).size()).trim("() ").str();
-      return C.second == 0 && !Lhs.empty() && !Rhs.empty() &&
-             Lhs.find_first_of("&|") == std::string::npos &&
-             Rhs.find_first_of("&|") == std::string::npos;
-    }
-    return false;
-  };
-  std::string LX, OX, RX, LY, OY, RY;
-  if (!Split(X, LX, OX, RX) || !Split(Y, LY, OY, RY) || LX != LY)
-    return false;
-  long long Unused;
-  bool SymbolicX = llvm::StringRef(RX).getAsInteger(0, Unused);
-  bool SymbolicY = llvm::StringRef(RY).getAsInteger(0, Unused);
-  if (!SymbolicX && !SymbolicY)
-    return false; // numbers: intervalAtom decides
-  return (OX == "==" || OY == "==") && (OX != OY || RX != RY);
+/// roleTest reads one side of such a pair: true arm, `lhs OP rhs`.
+bool roleTest(const std::pair<std::string, unsigned> &C, std::string &Lhs,
+              std::string &Op, std::string &Rhs) {
+  llvm::StringRef T = C.first;
+  for (const char *O : {"==", ">=", "<=", "<", ">"}) {
+    size_t Pos = T.find(O);
+    if (Pos == llvm::StringRef::npos || Pos == 0)
+      continue;
+    if (llvm::StringRef(O).size() == 1 && Pos + 1 < T.size() &&
+        (T[Pos + 1] == '=' || T[Pos + 1] == O[0]))
+      continue;
+    Lhs = T.take_front(Pos).trim("() ").str();
+    Op = O;
+    Rhs = T.drop_front(Pos + llvm::StringRef(O).size()).trim("() ").str();
+    return C.second == 0 && !Lhs.empty() && !Rhs.empty() &&
+           Lhs.find_first_of("&|") == std::string::npos &&
+           Rhs.find_first_of("&|") == std::string::npos;
+  }
+  return false;
 }
 
 } // namespace
+
+ThreadConditions::Atom
+ThreadConditions::parseAtom(const std::pair<std::string, unsigned> &Cond) {
+  Atom A;
+  A.Text = intern(Cond.first);
+  A.Arm = Cond.second;
+  std::string Lhs;
+  if (intervalAtom(Cond, Lhs, A.Lo, A.Hi)) {
+    A.Interval = true;
+    A.IntervalLhs = intern(Lhs);
+  }
+  std::string Op, Rhs;
+  if (roleTest(Cond, Lhs, Op, Rhs)) {
+    A.Role = true;
+    A.RoleLhs = intern(Lhs);
+    A.RoleOp = intern(Op);
+    A.RoleRhs = intern(Rhs);
+    long long Unused;
+    A.RoleSymbolic = llvm::StringRef(Rhs).getAsInteger(0, Unused);
+    A.RoleEquality = Op == "==";
+  }
+  return A;
+}
+
+unsigned ThreadConditions::intern(llvm::StringRef Text) {
+  return Strings.try_emplace(Text, Strings.size()).first->second;
+}
+
+unsigned
+ThreadConditions::atomId(const std::pair<std::string, unsigned> &Cond) {
+  auto [It, New] = AtomIds.try_emplace(
+      (llvm::Twine(Cond.second) + ":" + Cond.first).str(), Atoms.size());
+  if (New)
+    Atoms.push_back(parseAtom(Cond));
+  return It->second;
+}
+
+void ThreadConditions::atomsOf(const Conditions &C,
+                               std::vector<unsigned> &Out) {
+  Out.clear();
+  for (const auto &X : C)
+    Out.push_back(atomId(X));
+}
+
+const std::vector<unsigned> &ThreadConditions::blockAtoms(unsigned B) {
+  if (!AtomsDone[B]) {
+    atomsOf(of(B), BlockAtoms[B]);
+    AtomsDone[B] = 1;
+  }
+  return BlockAtoms[B];
+}
+
+bool ThreadConditions::clash(const Atom &X, const Atom &Y) {
+  // The two arms of one condition.
+  if (X.Text == Y.Text && X.Arm != Y.Arm)
+    return true;
+  // Disjoint intervals of one value.
+  if (X.Interval && Y.Interval && X.IntervalLhs == Y.IntervalLhs &&
+      (X.Hi < Y.Lo || Y.Hi < X.Lo))
+    return true;
+  // symbolic role tests (roleTest): numbers are left to the intervals.
+  return X.Role && Y.Role && X.RoleLhs == Y.RoleLhs &&
+         (X.RoleSymbolic || Y.RoleSymbolic) &&
+         (X.RoleEquality || Y.RoleEquality) &&
+         (X.RoleOp != Y.RoleOp || X.RoleRhs != Y.RoleRhs);
+}
+
+bool ThreadConditions::compatibleAtoms(llvm::ArrayRef<unsigned> A,
+                                       llvm::ArrayRef<unsigned> B) const {
+  for (unsigned X : A)
+    for (unsigned Y : B)
+      if (clash(Atoms[X], Atoms[Y]))
+        return false;
+  return true;
+}
 
 ThreadConditions::ThreadConditions(const KernelGraph &G,
                                    const ControlDependence &CD)
     : G(G), CD(CD), Cache(G.Blocks.size()), Done(G.Blocks.size(), 0),
       InProgress(G.Blocks.size(), 0), AnyRouteCache(G.Blocks.size()),
-      AnyRouteDone(G.Blocks.size(), 0) {}
+      AnyRouteDone(G.Blocks.size(), 0), BlockAtoms(G.Blocks.size()),
+      AtomsDone(G.Blocks.size(), 0) {}
 
 const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
   if (Done[B])
@@ -215,30 +281,23 @@ bool ThreadConditions::compatible(unsigned A, unsigned B) {
   auto Key = std::make_pair(std::min(A, B), std::max(A, B));
   if (auto It = PairCache.find(Key); It != PairCache.end())
     return It->second;
-  bool R = compatible(of(A), of(B));
+  const std::vector<unsigned> &AA = blockAtoms(A);
+  bool R = compatibleAtoms(AA, blockAtoms(B));
   PairCache[Key] = R;
   return R;
 }
 
 bool ThreadConditions::compatibleWith(
     unsigned A, const std::pair<std::string, unsigned> &Cond) {
-  return compatible(of(A), Conditions{Cond});
+  unsigned C = atomId(Cond);
+  return compatibleAtoms(blockAtoms(A), C);
 }
 
 bool ThreadConditions::compatible(const Conditions &CA, const Conditions &CB) {
-  for (const auto &X : CA)
-    for (const auto &Y : CB) {
-      if (X.first == Y.first && X.second != Y.second)
-        return false;
-      std::string LX, LY;
-      long long LoX, HiX, LoY, HiY;
-      if (intervalAtom(X, LX, LoX, HiX) && intervalAtom(Y, LY, LoY, HiY) &&
-          LX == LY && (HiX < LoY || HiY < LoX))
-        return false;
-      if (symbolicRoleClash(X, Y))
-        return false;
-    }
-  return true;
+  std::vector<unsigned> AA, AB;
+  atomsOf(CA, AA);
+  atomsOf(CB, AB);
+  return compatibleAtoms(AA, AB);
 }
 
 bool ThreadConditions::exclusive(unsigned A, unsigned B) {

@@ -161,7 +161,9 @@ cl::opt<unsigned> MaxLoopIterations(
     cl::init(AnalysisLimits::DefaultMaxLoopIterations), cl::cat(Category));
 cl::opt<unsigned> Jobs("j",
                        cl::desc("Analyse this many files in parallel "
-                                "(default 1)"),
+                                "(default 1); one .ptx module given alone "
+                                "has its kernels analysed by this many "
+                                "threads"),
                        cl::init(1), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
                     cl::desc("Do not print remarks about the analysis "
@@ -985,9 +987,17 @@ int main(int argc, const char **argv) {
     if (Timing)
       errs() << fmt::format(
           "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
-          "{:.4f} s, {} kernel(s)\n",
-          File, TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
-          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount);
+          "{:.4f} s, {} kernel(s){}\n",
+          File,
+          TU.ParseSeconds
+              ? *TU.ParseSeconds
+              : TU.FrontendSeconds - TU.GraphSeconds - O.ChecksSeconds,
+          TU.GraphSeconds, O.ChecksSeconds, O.KernelCount,
+          TU.Threads > 1
+              ? fmt::format(" on {} threads (graphs and checks summed over "
+                            "them; wall {:.4f} s)",
+                            TU.Threads, TU.FrontendSeconds)
+              : std::string());
     std::map<std::string, unsigned> ReportedByKernel;
     std::vector<Finding> Reported; // for --report=html
     for (Finding &F : O.Findings) {
@@ -1111,11 +1121,18 @@ int main(int argc, const char **argv) {
       ReportProgress(File, I);
       return;
     }
-    // Checks keep no state across kernels, but each worker gets its own.
-    std::vector<std::unique_ptr<Check>> Checks;
-    for (const CheckInfo &C : CheckRegistry::all())
-      if (EnabledFor[I].isEnabled(C.Name))
-        Checks.push_back(C.Create());
+    // Checks keep no state across kernels, but each worker gets its own
+    // (the kernels of one .ptx module may be analysed by several threads).
+    // A single input file gets all -j threads for its kernels.
+    const unsigned KernelThreads = isPtxFile(File) && Sources.size() == 1
+                                       ? std::max(1u, unsigned(Jobs))
+                                       : 1u;
+    std::vector<std::vector<std::unique_ptr<Check>>> WorkerChecks(
+        KernelThreads);
+    for (std::vector<std::unique_ptr<Check>> &Checks : WorkerChecks)
+      for (const CheckInfo &C : CheckRegistry::all())
+        if (EnabledFor[I].isEnabled(C.Name))
+          Checks.push_back(C.Create());
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
       const FileLimits &Limits = LimitsFor[I];
@@ -1127,15 +1144,24 @@ int main(int argc, const char **argv) {
       std::optional<PtxCoverage> Coverage;
       if (Limits.CoverageCheck && !isPtxFile(File))
         Coverage = ptxCoverageFor(File, *EnvFor[I]);
-      auto CheckKernel = [&](KernelGraph &G) {
+      // One kernel's analysis (in worker thread \p W), and what it adds to
+      // the file's outcome (on this thread, in kernel order).
+      struct KernelOutcome {
+        std::vector<AnalysisRemark> Remarks;
+        std::string EventDump;
+        KernelCheckResult R;
+        std::optional<KernelReport> KR;
+        double Seconds = 0;
+      };
+      auto AnalyseKernel = [&](KernelGraph &G,
+                               unsigned W) -> std::function<void()> {
         auto Start = std::chrono::steady_clock::now();
-        ++O.KernelCount;
+        auto K = std::make_shared<KernelOutcome>();
         if (Coverage)
           applyPtxCoverage(G, *Coverage);
-        O.KernelRemarks.insert(O.KernelRemarks.end(), G.Remarks.begin(),
-                               G.Remarks.end());
+        K->Remarks = G.Remarks;
         if (DumpEvents) {
-          llvm::raw_string_ostream OS(O.EventDump);
+          llvm::raw_string_ostream OS(K->EventDump);
           dumpGraph(G, OS);
         }
         if (!G.CoResidentCtas && Limits.AssumedCtasPerSm) {
@@ -1145,28 +1171,37 @@ int main(int argc, const char **argv) {
         }
         // The kernel's time budget started with its graph construction.
         AnalysisContext Ctx(G, KernelBudget(Limits.Analysis, G.BuildSeconds));
-        std::optional<KernelReport> KR;
-        KernelCheckResult R =
-            runKernelChecks(Ctx, Checks, [&](AnalysisContext &A) {
-              if (Report != ReportKind::None && usesTmem(A.graph()))
-                KR = buildResourceReport(A);
-            });
-        O.Verdicts.push_back(std::move(R.Verdict));
-        if (R.BudgetRemark) {
-          O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
-        } else {
-          for (Finding &F : R.Findings)
-            O.Sink.report(std::move(F));
-          if (KR)
-            O.Reports.push_back(std::move(*KR));
-        }
-        O.ChecksSeconds += std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - Start)
-                               .count();
+        K->R = runKernelChecks(Ctx, WorkerChecks[W], [&](AnalysisContext &A) {
+          if (Report != ReportKind::None && usesTmem(A.graph()))
+            K->KR = buildResourceReport(A);
+        });
+        K->Seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - Start)
+                         .count();
+        return [&O, K] {
+          ++O.KernelCount;
+          O.KernelRemarks.insert(O.KernelRemarks.end(), K->Remarks.begin(),
+                                 K->Remarks.end());
+          O.EventDump += K->EventDump;
+          KernelCheckResult &R = K->R;
+          O.Verdicts.push_back(std::move(R.Verdict));
+          if (R.BudgetRemark) {
+            O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
+          } else {
+            for (Finding &F : R.Findings)
+              O.Sink.report(std::move(F));
+            if (K->KR)
+              O.Reports.push_back(std::move(*K->KR));
+          }
+          O.ChecksSeconds += K->Seconds;
+        };
       };
+      auto CheckKernel = [&](KernelGraph &G) { AnalyseKernel(G, 0)(); };
       // .ptx modules go to the PTX front end: the same graphs, no Clang.
       O.TU = isPtxFile(File)
-                 ? analyzePtxFile(File, Limits.Frontend, CheckKernel)
+                 ? analyzePtxFile(File, Limits.Frontend,
+                                  ParallelKernelConsumer(AnalyseKernel),
+                                  KernelThreads)
                  : analyzeTranslationUnit(*Compilations, File, *EnvFor[I],
                                           Limits.Frontend, CheckKernel);
       if (Coverage) {

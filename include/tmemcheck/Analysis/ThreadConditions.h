@@ -15,7 +15,9 @@
 #include "tmemcheck/Analysis/ControlDependence.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 #include <set>
@@ -70,7 +72,30 @@ public:
   bool subsetOf(unsigned A, unsigned B);
 
 private:
-  static bool compatible(const Conditions &A, const Conditions &B);
+  /// A condition (text, arm) read once: the analyses compare the
+  /// conditions of every pair of blocks they relate, and reading the text
+  /// again for each pair was most of their time on large PTX modules.
+  /// Strings are compared by their interned ids.
+  struct Atom {
+    unsigned Text = 0, Arm = 0;
+    /// intervalAtom: `lhs` takes values in [Lo, Hi] on this arm.
+    bool Interval = false;
+    unsigned IntervalLhs = 0;
+    long long Lo = 0, Hi = 0;
+    /// roleTest: a true arm of `lhs OP rhs`.
+    bool Role = false, RoleSymbolic = false, RoleEquality = false;
+    unsigned RoleLhs = 0, RoleOp = 0, RoleRhs = 0;
+  };
+  Atom parseAtom(const std::pair<std::string, unsigned> &Cond);
+  unsigned intern(llvm::StringRef Text);
+  unsigned atomId(const std::pair<std::string, unsigned> &Cond);
+  void atomsOf(const Conditions &C, std::vector<unsigned> &Out);
+  const std::vector<unsigned> &blockAtoms(unsigned Block);
+  /// True if no thread satisfies both \p X and \p Y.
+  static bool clash(const Atom &X, const Atom &Y);
+  bool compatibleAtoms(llvm::ArrayRef<unsigned> A,
+                       llvm::ArrayRef<unsigned> B) const;
+  bool compatible(const Conditions &A, const Conditions &B);
   /// Conditions of every route into a block, joined (see splitReaches).
   const Conditions &anyRouteOf(unsigned Block);
 
@@ -84,6 +109,13 @@ private:
   std::vector<uint8_t> InProgress;
   std::vector<Conditions> AnyRouteCache;
   std::vector<uint8_t> AnyRouteDone;
+  /// Atoms: read conditions by id, ids by "arm:text", the atoms of each
+  /// block's conditions (of()), interned strings.
+  std::vector<Atom> Atoms;
+  llvm::StringMap<unsigned> AtomIds;
+  std::vector<std::vector<unsigned>> BlockAtoms;
+  std::vector<uint8_t> AtomsDone;
+  llvm::StringMap<unsigned> Strings;
 };
 
 } // namespace tmemcheck

@@ -90,6 +90,11 @@ struct TranslationUnitResult {
   /// the graph construction alone, for --timing and the benchmarks.
   double FrontendSeconds = 0;
   double GraphSeconds = 0;
+  /// Kernels analysed by several threads (analyzePtxFile): the parse time
+  /// (GraphSeconds and the checks' time are then sums over the threads and
+  /// overlap), and the threads.
+  std::optional<double> ParseSeconds;
+  unsigned Threads = 1;
 };
 
 /// Receives each kernel graph as soon as it is built; the graph is dropped

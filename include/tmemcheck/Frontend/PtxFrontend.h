@@ -14,6 +14,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
+
 namespace tmemcheck {
 
 /// True for paths the PTX front end reads (`*.ptx`).
@@ -32,6 +34,23 @@ TranslationUnitResult analyzePtxText(llvm::StringRef Text,
                                      llvm::StringRef Path,
                                      const FrontendLimits &Limits,
                                      KernelConsumer OnKernel = nullptr);
+
+/// Analyses one kernel's graph in worker thread \p Worker (0 to the number
+/// of threads - 1) and returns what to do with the results, which the
+/// calling thread runs in module order.
+using ParallelKernelConsumer =
+    std::function<std::function<void()>(KernelGraph &G, unsigned Worker)>;
+
+/// analyzePtxFile with the kernels of the module built and analysed by up
+/// to \p Threads threads: each builds a kernel's graph and hands it to
+/// \p Analyse; the returned actions run on the calling thread in module
+/// order, so the outcome is the same as with one thread (each kernel's
+/// graph depends on the module alone, not on the kernels before it).
+/// Result.GraphSeconds is the sum over the threads.
+TranslationUnitResult analyzePtxFile(llvm::StringRef File,
+                                     const FrontendLimits &Limits,
+                                     const ParallelKernelConsumer &Analyse,
+                                     unsigned Threads);
 
 } // namespace tmemcheck
 

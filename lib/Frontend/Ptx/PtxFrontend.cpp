@@ -16,7 +16,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 
 using namespace llvm;
 
@@ -26,9 +29,15 @@ bool isPtxFile(StringRef Path) {
   return sys::path::extension(Path).equals_insensitive(".ptx");
 }
 
-TranslationUnitResult analyzePtxText(StringRef Text, StringRef Path,
-                                     const FrontendLimits &Limits,
-                                     KernelConsumer OnKernel) {
+namespace {
+
+/// analyzePtxText, with the kernels handed to \p OnKernel on this thread
+/// or, when \p Analyse is given, to it on up to \p Threads threads.
+TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
+                                    const FrontendLimits &Limits,
+                                    KernelConsumer OnKernel,
+                                    const ParallelKernelConsumer *Analyse,
+                                    unsigned Threads) {
   auto Start = std::chrono::steady_clock::now();
   TranslationUnitResult Result;
   Result.File = Path.str();
@@ -109,20 +118,66 @@ TranslationUnitResult analyzePtxText(StringRef Text, StringRef Path,
   for (const ptx::Instruction &I : M.Body.Instructions)
     Result.Tcgen05Instructions += I.base() == "tcgen05";
 
-  PtxGraphBuilder Builder(M, Map, Limits);
+  std::vector<unsigned> Kernels;
+  for (unsigned F = 0; F < M.Functions.size(); ++F)
+    if (M.Functions[F].IsEntry && M.Functions[F].HasBody)
+      Kernels.push_back(F);
   double GraphSeconds = 0;
-  for (unsigned F = 0; F < M.Functions.size(); ++F) {
-    if (!M.Functions[F].IsEntry || !M.Functions[F].HasBody)
-      continue;
-    KernelGraph G = Builder.build(F);
-    GraphSeconds += G.BuildSeconds;
-    G.forEachEvent([&](const Event &E) {
-      Result.Tcgen05Instructions += E.K == Event::Kind::Tmem;
-    });
-    if (OnKernel)
-      OnKernel(G);
-    else
-      Result.Kernels.push_back(std::move(G));
+  Threads = std::max(1u, std::min<unsigned>(Threads, Kernels.size()));
+  if (Analyse && Threads > 1) {
+    // Each thread takes the next kernel, with its own builder; the results
+    // are applied in module order once all are done.
+    struct Outcome {
+      std::function<void()> Apply;
+      double Seconds = 0;
+      unsigned Tcgen05 = 0;
+    };
+    Result.Threads = Threads;
+    Result.ParseSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    std::vector<Outcome> Outcomes(Kernels.size());
+    std::atomic<size_t> Next{0};
+    auto Work = [&](unsigned Worker) {
+      PtxGraphBuilder Builder(M, Map, Limits);
+      for (size_t K; (K = Next.fetch_add(1)) < Kernels.size();) {
+        KernelGraph G = Builder.build(Kernels[K]);
+        Outcome &O = Outcomes[K];
+        O.Seconds = G.BuildSeconds;
+        G.forEachEvent(
+            [&](const Event &E) { O.Tcgen05 += E.K == Event::Kind::Tmem; });
+        O.Apply = (*Analyse)(G, Worker);
+      }
+    };
+    std::vector<std::thread> Pool;
+    for (unsigned W = 1; W < Threads; ++W)
+      Pool.emplace_back(Work, W);
+    Work(0);
+    for (std::thread &T : Pool)
+      T.join();
+    for (Outcome &O : Outcomes) {
+      GraphSeconds += O.Seconds;
+      Result.Tcgen05Instructions += O.Tcgen05;
+      if (O.Apply)
+        O.Apply();
+    }
+  } else {
+    PtxGraphBuilder Builder(M, Map, Limits);
+    for (unsigned F : Kernels) {
+      KernelGraph G = Builder.build(F);
+      GraphSeconds += G.BuildSeconds;
+      G.forEachEvent([&](const Event &E) {
+        Result.Tcgen05Instructions += E.K == Event::Kind::Tmem;
+      });
+      if (Analyse) {
+        if (std::function<void()> Apply = (*Analyse)(G, 0))
+          Apply();
+      } else if (OnKernel) {
+        OnKernel(G);
+      } else {
+        Result.Kernels.push_back(std::move(G));
+      }
+    }
   }
   Result.GraphSeconds = GraphSeconds;
   if (Result.Tcgen05Instructions == 0)
@@ -135,9 +190,11 @@ TranslationUnitResult analyzePtxText(StringRef Text, StringRef Path,
   return Result;
 }
 
-TranslationUnitResult analyzePtxFile(StringRef File,
-                                     const FrontendLimits &Limits,
-                                     KernelConsumer OnKernel) {
+/// Reads \p File and analyses it as analyzeModule does.
+TranslationUnitResult analyzeFile(StringRef File, const FrontendLimits &Limits,
+                                  KernelConsumer OnKernel,
+                                  const ParallelKernelConsumer *Analyse,
+                                  unsigned Threads) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFile(File, /*IsText=*/true);
   if (!Buf) {
@@ -146,7 +203,29 @@ TranslationUnitResult analyzePtxFile(StringRef File,
     Result.FirstError = "cannot read the file: " + Buf.getError().message();
     return Result;
   }
-  return analyzePtxText((*Buf)->getBuffer(), File, Limits, OnKernel);
+  return analyzeModule((*Buf)->getBuffer(), File, Limits, OnKernel, Analyse,
+                       Threads);
+}
+
+} // namespace
+
+TranslationUnitResult analyzePtxText(StringRef Text, StringRef Path,
+                                     const FrontendLimits &Limits,
+                                     KernelConsumer OnKernel) {
+  return analyzeModule(Text, Path, Limits, OnKernel, nullptr, 1);
+}
+
+TranslationUnitResult analyzePtxFile(StringRef File,
+                                     const FrontendLimits &Limits,
+                                     KernelConsumer OnKernel) {
+  return analyzeFile(File, Limits, OnKernel, nullptr, 1);
+}
+
+TranslationUnitResult analyzePtxFile(StringRef File,
+                                     const FrontendLimits &Limits,
+                                     const ParallelKernelConsumer &Analyse,
+                                     unsigned Threads) {
+  return analyzeFile(File, Limits, nullptr, &Analyse, Threads);
 }
 
 } // namespace tmemcheck

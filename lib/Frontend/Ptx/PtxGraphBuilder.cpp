@@ -761,6 +761,9 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   G = &Graph;
   EventCount = 0;
   DepthReported = false;
+  // Identities and instance numbers are the kernel's own (PtxIdentities).
+  Ids = PtxIdentities();
+  NextInstance = 0;
   Budget.emplace(Graph, Limits.MaxKernelSeconds, Limits.MaxBlocksPerKernel,
                  Limits.MaxEventsPerKernel);
   Graph.Name = displayName(Fn.Name, /*IsFunction=*/true);

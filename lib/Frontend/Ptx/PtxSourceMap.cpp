@@ -59,19 +59,21 @@ PtxPosition PtxSourceMap::instruction(const ptx::FunctionDecl &F,
                                       unsigned Index) const {
   PtxPosition Pos;
   const ptx::Instruction &I = M.Body.Instructions[Index];
-  Pos.Loc = ptxLoc(I.OpcodeRange.Offset);
-  // The last .loc of the function at or before the instruction.
+  // The last .loc of the function at or before the instruction; without
+  // one, the instruction's place in the PTX text (looked up only then).
   auto Begin = M.Locs.begin() + F.FirstLoc, End = M.Locs.begin() + F.EndLoc;
   auto It = std::upper_bound(Begin, End, Index,
                              [](unsigned Idx, const ptx::LocDirective &L) {
                                return Idx < L.InstructionIndex;
                              });
-  if (It == Begin)
+  std::optional<SourceLoc> Src;
+  if (It != Begin)
+    Src = fromLoc(std::prev(It)->Pos);
+  if (!Src) {
+    Pos.Loc = ptxLoc(I.OpcodeRange.Offset);
     return Pos;
+  }
   const ptx::LocDirective &L = *std::prev(It);
-  std::optional<SourceLoc> Src = fromLoc(L.Pos);
-  if (!Src)
-    return Pos;
   Pos.Loc = *Src;
   if (L.InlinedAt)
     if (std::optional<SourceLoc> Site = fromLoc(*L.InlinedAt)) {

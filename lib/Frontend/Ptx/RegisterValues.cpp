@@ -379,11 +379,14 @@ std::shared_ptr<const ThreadTable> combineOffsets(StringRef Op,
                                                   const PtxValue &L,
                                                   const PtxValue &R,
                                                   unsigned Bits, bool &Exact) {
-  bool LE = false, RE = false;
-  auto LT = offsetsOf(L, LE), RT = offsetsOf(R, RE);
-  if (!LT || !RT || (Bits != 32 && Bits != 64))
+  // The cheap tests first: offsetsOf tabulates an expression of %tid.x.
+  if (Bits != 32 && Bits != 64)
     return nullptr;
   if (!L.V.LaneVariant && !R.V.LaneVariant && !L.V.PerThread && !R.V.PerThread)
+    return nullptr;
+  bool LE = false, RE = false;
+  auto LT = offsetsOf(L, LE), RT = offsetsOf(R, RE);
+  if (!LT || !RT)
     return nullptr;
   bool RConst = RE && llvm::all_equal(*RT), LConst = LE && llvm::all_equal(*LT);
   if (!(Op == "add" || Op == "sub" || (Op == "mul" && (RConst || LConst)) ||
@@ -831,8 +834,7 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
                                PtxIdentities &Ids)
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
       Params(std::move(ParamBindings)), Ids(Ids) {
-  static unsigned NextInstanceKey = 0;
-  InstanceKey = ++NextInstanceKey;
+  InstanceKey = Ids.nextInstanceKey();
   for (const ptx::Instruction &I : Code.Instructions) {
     DestsOf.push_back(destinations(I));
     SourcesOf.push_back(sources(I));
@@ -914,16 +916,20 @@ bool RegisterValues::refineByThread() {
     }
     return Cached->second.get();
   };
+  auto Candidate = [&](StringRef Name) {
+    return hasSeveralDefinitions(Name) && !Overrides.count(Name);
+  };
   for (size_t Idx = 0; Idx < Code.Instructions.size(); ++Idx) {
     const ptx::Instruction &I = Code.Instructions[Idx];
-    std::vector<const ptx::Operand *> Dests = destinations(I);
-    if (Dests.empty())
+    const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
+    if (llvm::none_of(
+            Dests, [&](const ptx::Operand *D) { return Candidate(D->Text); }))
       continue;
     std::vector<PtxValue> Vals = evaluate(I);
     bool ReadAtDefinition = false;
     for (size_t D = 0; D < Dests.size(); ++D) {
       StringRef Name = Dests[D]->Text;
-      if (!hasSeveralDefinitions(Name) || Overrides.count(Name))
+      if (!Candidate(Name))
         continue;
       if (!ReadAtDefinition && D < Vals.size() && !tableOf(Vals[D])) {
         Vals = EvaluateAt(Idx);
@@ -1349,12 +1355,14 @@ PtxValue RegisterValues::restrictedTo(PtxValue V, int64_t N, bool Equal) const {
 
 const std::vector<unsigned> &
 RegisterValues::reachingDefinitions(StringRef Name, unsigned Instr) const {
-  auto [It, New] = Reaching.try_emplace({Name.str(), Instr});
-  std::vector<unsigned> &Result = It->second;
-  if (!New || Preds.empty() || Instr >= Code.BlockOf.size())
-    return Result;
+  static const std::vector<unsigned> None;
   auto Sites = DefSites.find(Name);
   if (Sites == DefSites.end())
+    return None;
+  // Keyed by the register's DefSites entry (a stable address).
+  auto [It, New] = Reaching.try_emplace({&*Sites, Instr});
+  std::vector<unsigned> &Result = It->second;
+  if (!New || Preds.empty() || Instr >= Code.BlockOf.size())
     return Result;
   const std::vector<unsigned> &Defs = Sites->second;
   std::set<unsigned> Found;
@@ -1421,10 +1429,18 @@ PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
   auto Sites = DefSites.find(Name);
   if (Flow == Values.end() || Sites == DefSites.end() || Overrides.count(Name))
     return reg(Name);
-  auto Key = std::make_tuple(Name.str(), At.Instr, At.Depth);
+  // A register with one definition reads the same wherever it is read:
+  // that definition reaches the read point or none does, and either way
+  // all of them are taken (All below), so the read point is not part of
+  // the key and the reaching definitions are not needed.
+  const bool Single = Sites->second.size() == 1;
+  auto Key = std::make_tuple(static_cast<const void *>(&*Sites),
+                             Single ? ~0u : At.Instr, At.Depth);
   if (auto It = ValuesAt.find(Key); It != ValuesAt.end())
     return It->second;
-  const std::vector<unsigned> &Reach = reachingDefinitions(Name, At.Instr);
+  static const std::vector<unsigned> None;
+  const std::vector<unsigned> &Reach =
+      Single ? None : reachingDefinitions(Name, At.Instr);
   const bool All = Reach.empty() || Reach.size() == Sites->second.size();
   PtxValue V;
   if (At.Depth == 0 && All) {
@@ -1736,27 +1752,41 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "div", "rem"};
   if (L.Tid && R.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
       L.Tid->Size + R.Tid->Size < 16) {
-    auto E = std::make_shared<TidExpr>();
-    E->K = TidExpr::Kind::Binary;
-    E->Op = Base.str();
-    E->Bits = Bits;
-    E->Signed = Signed;
-    E->L = L.Tid;
-    E->R = R.Tid;
-    E->Size = L.Tid->Size + R.Tid->Size + 1;
-    bool IsWarp = true, WarpUniform = true;
-    // Over the threads the block has: `.reqntid 32, 4, 1` makes
-    // `tid.y * 32 + tid.x` the linear id for threads 0..127 only.
-    const int64_t Threads = blockThreads();
-    for (int64_t T = 0; T < Threads && (IsWarp || WarpUniform); ++T) {
-      std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
-      IsWarp = IsWarp && V && *V == T / 32;
-      WarpUniform = WarpUniform && V && V0 && *V == *V0;
+    // The fixpoint evaluates an instruction again with the same operand
+    // expressions: the node and what its table says are computed once.
+    auto [Memo, New] = TidNodes.try_emplace(
+        std::make_tuple(Base.str(), Bits, Signed, L.Tid.get(), R.Tid.get()));
+    TidNode &Node = Memo->second;
+    if (New) {
+      auto E = std::make_shared<TidExpr>();
+      E->K = TidExpr::Kind::Binary;
+      E->Op = Base.str();
+      E->Bits = Bits;
+      E->Signed = Signed;
+      E->L = L.Tid;
+      E->R = R.Tid;
+      E->Size = L.Tid->Size + R.Tid->Size + 1;
+      bool IsWarp = true, WarpUniform = true;
+      // Over the threads the block has: `.reqntid 32, 4, 1` makes
+      // `tid.y * 32 + tid.x` the linear id for threads 0..127 only.
+      const int64_t Threads = blockThreads();
+      for (int64_t T = 0; T < Threads && (IsWarp || WarpUniform); ++T) {
+        std::optional<int64_t> V = E->evaluate(T), V0 = E->evaluate(T & ~31);
+        IsWarp = IsWarp && V && *V == T / 32;
+        WarpUniform = WarpUniform && V && V0 && *V == *V0;
+      }
+      Node.E = std::move(E);
+      Node.IsWarp = IsWarp;
+      Node.WarpUniform = WarpUniform;
     }
+    const bool IsWarp = Node.IsWarp, WarpUniform = Node.WarpUniform;
     // Operands truncated by a conversion (PerThread) are combined below.
-    if (!L.V.PerThread && !R.V.PerThread)
-      P.V.LaneVariant = laneVariant(*E);
-    P.Tid = std::move(E);
+    if (!L.V.PerThread && !R.V.PerThread) {
+      if (!Node.LaneVariant)
+        Node.LaneVariant = laneVariant(*Node.E);
+      P.V.LaneVariant = *Node.LaneVariant;
+    }
+    P.Tid = Node.E;
     if (WarpUniform)
       P.V.Uniform = join(
           Uniformity::WarpUniform,

@@ -137,6 +137,9 @@ struct InstanceCode : ThreadFlowGraph {
 
 /// Identities of shared-memory slots and of registers, shared by every
 /// instance of one kernel so that a slot means the same region in a callee.
+/// Each kernel gets its own (PtxGraphBuilder::build), so that its analysis
+/// does not depend on the kernels before it and kernels can be analysed in
+/// parallel.
 class PtxIdentities {
 public:
   /// The slot for byte \p Offset of shared variable \p Var.
@@ -150,10 +153,13 @@ public:
   uint64_t run(uint64_t Array, int64_t Start);
   /// A register of one instance (for tcgen05.ld destinations).
   uint64_t variable(unsigned Instance, llvm::StringRef Reg);
+  /// A new RegisterValues::InstanceKey (1, 2, ...).
+  unsigned nextInstanceKey() { return ++InstanceKeys; }
 
 private:
   llvm::StringMap<uint64_t> Ids;
   uint64_t Next = 1;
+  unsigned InstanceKeys = 0;
 };
 
 /// The register values of one instance of a function.
@@ -291,10 +297,24 @@ private:
   /// when the blocks are not contiguous runs of instructions).
   std::vector<unsigned> BlockFirst;
   std::vector<std::vector<unsigned>> Preds;
-  mutable std::map<std::pair<std::string, unsigned>, std::vector<unsigned>>
+  /// Memos of reachingDefinitions() and regAt(), keyed by the register's
+  /// DefSites entry.
+  mutable std::map<std::pair<const void *, unsigned>, std::vector<unsigned>>
       Reaching;
-  mutable std::map<std::tuple<std::string, unsigned, unsigned>, PtxValue>
+  mutable std::map<std::tuple<const void *, unsigned, unsigned>, PtxValue>
       ValuesAt;
+  /// binary()'s expression nodes of %tid.x, by operator, width, signedness
+  /// and operand nodes (kept alive here, so their addresses stay unique),
+  /// with what their values say.
+  struct TidNode {
+    std::shared_ptr<const TidExpr> E;
+    bool IsWarp = false, WarpUniform = false;
+    std::optional<bool> LaneVariant;
+  };
+  mutable std::map<
+      std::tuple<std::string, unsigned, bool, const TidExpr *, const TidExpr *>,
+      TidNode>
+      TidNodes;
 };
 
 /// The unknown value: no constant, Uniformity::Unknown.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <climits>
 #include <deque>
+#include <functional>
 
 using namespace llvm;
 
