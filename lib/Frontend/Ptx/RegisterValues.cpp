@@ -883,7 +883,9 @@ bool RegisterValues::refineByThread() {
   // What instruction \p Idx writes, its sources read with the definitions
   // that reach it: nvcc's role dispatch copies predicates that are
   // themselves set in every arm (`mov.pred %p750, %p744` after `mov.pred
-  // %p744, 0`), whose flow-insensitive values are unknown.
+  // %p744, 0`), whose flow-insensitive values are unknown. Only for such
+  // copies (`mov`): a loop counter's `add` would cost a deep read for
+  // nothing.
   auto EvaluateAt = [&](unsigned Idx) {
     llvm::SaveAndRestore<std::optional<ReadPoint>> Saved(
         Point, ReadPoint{Idx, ReadPointDepth});
@@ -931,7 +933,8 @@ bool RegisterValues::refineByThread() {
       StringRef Name = Dests[D]->Text;
       if (!Candidate(Name))
         continue;
-      if (!ReadAtDefinition && D < Vals.size() && !tableOf(Vals[D])) {
+      if (!ReadAtDefinition && I.base() == "mov" && D < Vals.size() &&
+          !tableOf(Vals[D])) {
         Vals = EvaluateAt(Idx);
         ReadAtDefinition = true;
       }
@@ -964,7 +967,7 @@ bool RegisterValues::refineByThread() {
     for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
       if (Dests[D]->Text == Reg && Vals[D].Defined) {
         Memo->second = tableOf(Vals[D]);
-        if (!Memo->second) {
+        if (!Memo->second && I.base() == "mov") {
           std::vector<PtxValue> At = EvaluateAt(Idx);
           if (D < At.size() && At[D].Defined)
             Memo->second = tableOf(At[D]);
