@@ -77,8 +77,7 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
       // warpgroup's S0 or S1, `selp(0, 128, wg == 0) | lane_quarter`),
       // which PerThread keeps apart for the analyses.
       for (int64_t X : *V.PerThread)
-        Columns.push_back(((X + O.AddressOffset) & INT64_C(0xFFFFFFFF)) &
-                          0xFFFF);
+        Columns.push_back(tmemColumnField(X + O.AddressOffset));
       Columns = normalizeChoices(std::move(Columns), MaxRoleColumns);
       if (Columns.size() == 1)
         Column = Columns.front();
@@ -88,7 +87,7 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
                })) {
       // `base + (stage << 7)` with a stage of a few values.
       for (int64_t C : V.Choices)
-        Columns.push_back((C + O.AddressOffset) & 0xFFFF);
+        Columns.push_back(tmemColumnField(C + O.AddressOffset));
       Columns = normalizeChoices(std::move(Columns), V.Choices.size());
       if (Columns.size() == 1)
         Column = Columns.front();

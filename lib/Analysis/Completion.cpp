@@ -209,14 +209,12 @@ static std::optional<TmemRange> handOffRange(const Event &E,
   if (!V || V->ColumnChoices.empty())
     return R;
   const int64_t Offset = E.Operands[E.Op->TmemAddrOperand].AddressOffset;
-  int64_t Lo = V->ColumnChoices.front(), Hi = V->ColumnChoices.back();
   if (Threads && V->PerThread && V->PerThreadExact &&
       V->PerThread->size() == Threads->size()) {
     std::optional<int64_t> L, H;
     for (size_t T = 0; T < Threads->size(); ++T)
       if ((*Threads)[T]) {
-        int64_t C =
-            (((*V->PerThread)[T] + Offset) & INT64_C(0xFFFFFFFF)) & 0xFFFF;
+        int64_t C = tmemColumnField((*V->PerThread)[T] + Offset);
         L = L ? std::min(*L, C) : C;
         H = H ? std::max(*H, C) : C;
       }
@@ -226,8 +224,8 @@ static std::optional<TmemRange> handOffRange(const Event &E,
       return R;
     }
   }
-  R->Column = Lo + Offset;
-  R->Width = Hi - Lo + *R->Width;
+  R->Column = V->ColumnChoices.front() + Offset;
+  R->Width = V->ColumnChoices.back() - V->ColumnChoices.front() + *R->Width;
   return R;
 }
 
@@ -304,18 +302,19 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     unsigned WaitBlock;
     const Event *Wait, *Access;
   };
-  // Runs of mbarrier operands known thread by thread, per event.
+  // The barrier runs an mbarrier wait or arrive is on, each with the
+  // threads on it: one run for all threads (0 when unknown), or a role's
+  // own run per thread.
   std::map<unsigned, std::vector<std::pair<uint64_t, ThreadMask>>> RunsOf;
-  auto PerThreadRuns = [&](const Event &E)
+  auto BarrierKeys = [&](const Event &E)
       -> const std::vector<std::pair<uint64_t, ThreadMask>> & {
-    auto It = RunsOf.find(E.Id);
-    if (It == RunsOf.end()) {
+    auto [It, New] = RunsOf.try_emplace(E.Id);
+    if (New) {
       const AbstractValue *M = operand(E, E.Sync->MbarOperand);
-      It =
-          RunsOf
-              .emplace(E.Id, M ? runsByThread(*M)
-                               : std::vector<std::pair<uint64_t, ThreadMask>>())
-              .first;
+      if (M)
+        It->second = runsByThread(*M);
+      if (It->second.empty())
+        It->second.push_back({M ? barrierRunIdentity(*M) : 0, nullptr});
     }
     return It->second;
   };
@@ -342,13 +341,10 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       if (W.K != Event::Kind::Sync || !W.Sync ||
           W.Sync->Kind != SyncOpKind::MbarrierWait)
         return;
-      const AbstractValue *M = operand(W, W.Sync->MbarOperand);
       // Waits on an mbarrier of unknown identity are kept under 0: they
       // may be on any barrier. A wait whose barrier depends on the role
       // is a wait on each of its runs by the threads that name it.
-      std::vector<std::pair<uint64_t, ThreadMask>> Keys = PerThreadRuns(W);
-      if (Keys.empty())
-        Keys.push_back({M ? barrierRunIdentity(*M) : 0, nullptr});
+      const std::vector<std::pair<uint64_t, ThreadMask>> &Keys = BarrierKeys(W);
       // A wait with no access after it still shows the barrier's
       // consumers: they take no columns.
       for (const auto &Key : Keys)
@@ -430,13 +426,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     if (E.Sync->Kind != SyncOpKind::MbarrierArrive)
       return true; // a cluster barrier arrive orders everything
     // A role's own barrier: each run, for the threads that arrive on it.
-    const std::vector<std::pair<uint64_t, ThreadMask>> &Runs = PerThreadRuns(E);
-    if (!Runs.empty())
-      return llvm::any_of(Runs, [&](const auto &Run) {
-        return HandsOffOn(Run.first, Run.second, E, Op);
-      });
-    const AbstractValue *M = operand(E, E.Sync->MbarOperand);
-    return HandsOffOn(M ? barrierRunIdentity(*M) : 0, nullptr, E, Op);
+    return llvm::any_of(BarrierKeys(E), [&](const auto &Run) {
+      return HandsOffOn(Run.first, Run.second, E, Op);
+    });
   };
 
   // The mma ops each mbarrier's commits cover; filled by the fixpoint, read

@@ -163,6 +163,10 @@ struct AbstractValue {
 };
 
 /// The constants \p V may be: itself when constant, else its Choices.
+/// The column field of a 32-bit TMEM address (bits 15..0; the lane field is
+/// bits 31..16), rules §3.
+inline int64_t tmemColumnField(int64_t Address) { return Address & 0xFFFF; }
+
 inline std::vector<int64_t> possibleConstants(const AbstractValue &V) {
   if (V.Constant)
     return {*V.Constant};

@@ -50,9 +50,14 @@ std::shared_ptr<const ThreadTable> shiftedTable(const ThreadTable &Table,
   return Out;
 }
 
-/// Per-thread run starts (AbstractValue::SlotRunStartByThread).
-std::shared_ptr<const ThreadTable> runStartsOf(ThreadTable Starts) {
-  return std::make_shared<const ThreadTable>(std::move(Starts));
+/// The constant part of slot address \p V's offset in each thread: its run
+/// start, the same in all, or the role's own (SlotRunStartByThread).
+std::optional<ThreadTable> runStartsByThread(const AbstractValue &V) {
+  if (V.SlotRunStart)
+    return ThreadTable(MaxThreads, *V.SlotRunStart);
+  if (V.SlotRunStartByThread)
+    return *V.SlotRunStartByThread;
+  return std::nullopt;
 }
 } // namespace
 
@@ -1004,8 +1009,7 @@ bool RegisterValues::refineByThread() {
     if (Cur != Values.end() && (Cur->second.V.Constant || Cur->second.Tid))
       continue; // already known
     std::optional<ThreadTable> T = threadValuesAtReads(
-        Code, Name, Oracle, Touching[Name], /*TouchingKnown=*/true,
-        possibleThreads(), &WalkScratch);
+        Code, Name, Oracle, &Touching[Name], possibleThreads(), &WalkScratch);
     if (!T) {
       WalkFailed.insert(Name);
       continue;
@@ -1653,11 +1657,12 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
           shiftedTable(*S.V.SlotRunStartByThread, *C.V.Constant);
     } else if (ByThread) {
       // `bars + selp(8, 24, is_wg0)`: a run that depends on the role.
+      ThreadTable Starts = *runStartsByThread(S.V);
       for (unsigned T = 0; T < MaxThreads; ++T)
-        (*ByThread)[T] += S.V.SlotRunStart ? *S.V.SlotRunStart
-                                           : (*S.V.SlotRunStartByThread)[T];
+        Starts[T] += (*ByThread)[T];
       S.V.SlotRunStart.reset();
-      S.V.SlotRunStartByThread = runStartsOf(std::move(*ByThread));
+      S.V.SlotRunStartByThread =
+          std::make_shared<const ThreadTable>(std::move(Starts));
     } else if (!C.V.Constant) {
       S.V.SlotIndexed = true;
       S.V.SlotRunStartByThread.reset();
@@ -2048,14 +2053,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         B.V.isSlotAddress() && A.V.SlotArray &&
         A.V.SlotArray == B.V.SlotArray && !A.V.SlotIndexed &&
         !B.V.SlotIndexed) {
-      auto Starts = [](const PtxValue &P) -> std::optional<ThreadTable> {
-        if (P.V.SlotRunStart)
-          return ThreadTable(MaxThreads, *P.V.SlotRunStart);
-        if (P.V.SlotRunStartByThread)
-          return *P.V.SlotRunStartByThread;
-        return std::nullopt;
-      };
-      std::optional<ThreadTable> SA = Starts(A), SB = Starts(B);
+      std::optional<ThreadTable> SA = runStartsByThread(A.V),
+                                 SB = runStartsByThread(B.V);
       if (SA && SB) {
         ThreadTable S(MaxThreads);
         for (unsigned X = 0; X < MaxThreads; ++X)
@@ -2065,7 +2064,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
         P.SlotOffset.reset();
         P.V.Slot = Ids.element(P.V.SlotArray, std::nullopt);
         P.V.SlotRunStart.reset();
-        P.V.SlotRunStartByThread = runStartsOf(std::move(S));
+        P.V.SlotRunStartByThread =
+            std::make_shared<const ThreadTable>(std::move(S));
         P.V.ElementTerm.reset();
         P.Key.clear();
         P.Tid.reset();

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <climits>
 #include <deque>
-#include <functional>
 
 using namespace llvm;
 
@@ -43,8 +42,8 @@ bool isValue(int64_t C) { return C > Undefined; }
 
 std::optional<ThreadTable>
 threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
-                    const ThreadFlowOracle &O, ArrayRef<unsigned> Touching,
-                    bool TouchingKnown, unsigned Threads,
+                    const ThreadFlowOracle &O,
+                    const std::vector<unsigned> *Touching, unsigned Threads,
                     std::vector<ThreadTable> *Scratch) {
   Threads = std::min(Threads, MaxThreads);
   const size_t K = G.Succs.size();
@@ -84,18 +83,19 @@ threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
     // The block's instructions, or only those that touch Reg; a block
     // that touches nothing passes its state on as it is (no copy).
     const unsigned *First = nullptr, *Last = nullptr;
-    if (TouchingKnown) {
-      First = std::lower_bound(Touching.begin(), Touching.end(), Begin[B]);
-      Last = std::lower_bound(First, Touching.end(), End[B]);
+    if (Touching) {
+      ArrayRef<unsigned> All(*Touching);
+      First = std::lower_bound(All.begin(), All.end(), Begin[B]);
+      Last = std::lower_bound(First, All.end(), End[B]);
     }
     ThreadTable Changed;
-    if (!TouchingKnown || First != Last)
+    if (!Touching || First != Last)
       Changed = In[B];
     const ThreadTable &S = Changed.empty() ? In[B] : Changed;
-    for (unsigned Step = TouchingKnown ? 0 : Begin[B],
-                  Steps = TouchingKnown ? unsigned(Last - First) : End[B];
+    for (unsigned Step = Touching ? 0 : Begin[B],
+                  Steps = Touching ? unsigned(Last - First) : End[B];
          Step < Steps; ++Step) {
-      const unsigned Idx = TouchingKnown ? First[Step] : Step;
+      const unsigned Idx = Touching ? First[Step] : Step;
       const ptx::Instruction &I = G.Instructions[Idx];
       for (const ptx::Operand *Src : RegisterValues::sources(I))
         if (Src->Text == Reg) {

@@ -81,7 +81,7 @@ struct ThreadFlowOracle {
 /// memory a caller reuses across walks.
 std::optional<ThreadTable> threadValuesAtReads(
     const ThreadFlowGraph &G, llvm::StringRef Reg, const ThreadFlowOracle &O,
-    llvm::ArrayRef<unsigned> Touching = {}, bool TouchingKnown = false,
+    const std::vector<unsigned> *Touching = nullptr,
     unsigned Threads = MaxThreads, std::vector<ThreadTable> *Scratch = nullptr);
 
 } // namespace tmemcheck
