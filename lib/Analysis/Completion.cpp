@@ -484,7 +484,14 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     if (E.K == Event::Kind::Sync && E.Sync &&
         E.Sync->Kind == SyncOpKind::MbarrierWait) {
       const AbstractValue *M = operand(E, E.Sync->MbarOperand);
-      if (uint64_t Id = M ? mbarrierIdentity(*M) : 0) {
+      uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+      if (!Id) {
+        // A wait on an mbarrier whose identity is unknown may be the one
+        // a commit arrives on: it counts as a wait on any (kept under 0).
+        S.Waited.insert(0);
+        for (auto &[Mma, Ms] : S.WaitedAfterMma)
+          Ms.insert(0);
+      } else {
         S.Waited.insert(Id);
         for (auto &[Mma, Ms] : S.WaitedAfterMma)
           Ms.insert(Id);
@@ -510,11 +517,11 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           for (unsigned Op : Ops)
             if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range)) {
               AnyCommit = true;
-              Covered |= !S.Top && S.Waited.count(M);
+              Covered |= !S.Top && (S.Waited.count(M) || S.Waited.count(0));
               // Only the paths that issued this mma can read its result.
               auto It = S.WaitedAfterMma.find(Op);
-              Covered |=
-                  !S.Top && It != S.WaitedAfterMma.end() && It->second.count(M);
+              Covered |= !S.Top && It != S.WaitedAfterMma.end() &&
+                         (It->second.count(M) || It->second.count(0));
             }
         if (!Covered)
           AccReads.push_back({&E, Mma, !AnyCommit});

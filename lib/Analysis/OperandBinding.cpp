@@ -10,7 +10,9 @@ namespace tmemcheck {
 
 OperandValue bindOperand(
     const ptx::Operand &O,
-    llvm::function_ref<std::optional<AbstractValue>(unsigned Index)> Bound) {
+    llvm::function_ref<std::optional<AbstractValue>(unsigned Index)> Bound,
+    llvm::function_ref<std::optional<AbstractValue>(llvm::StringRef Name)>
+        Local) {
   OperandValue V;
   V.Value.Uniform = Uniformity::Unknown;
   switch (O.K) {
@@ -26,12 +28,20 @@ OperandValue bindOperand(
     break;
   case ptx::Operand::Kind::Address:
     if (!O.Elements.empty())
-      V = bindOperand(O.Elements.front(), Bound);
+      V = bindOperand(O.Elements.front(), Bound, Local);
     V.AddressOffset = O.AddressOffset;
     break;
   case ptx::Operand::Kind::Vector:
     for (const ptx::Operand &El : O.Elements)
-      V.Elements.push_back(bindOperand(El, Bound).Value);
+      V.Elements.push_back(bindOperand(El, Bound, Local).Value);
+    break;
+  case ptx::Operand::Kind::Register:
+    if (Local)
+      if (std::optional<AbstractValue> A = Local(O.Text)) {
+        V.Value = std::move(*A);
+        break;
+      }
+    V.Value.Spelling = O.Text;
     break;
   default:
     V.Value.Spelling = O.Text;

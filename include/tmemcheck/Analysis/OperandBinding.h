@@ -23,10 +23,14 @@ namespace tmemcheck {
 /// The value of \p O: an immediate is a CTA-uniform constant, `%N` is what
 /// \p Bound returns for N (unknown when it returns nothing), an address
 /// takes its base's value and keeps the displacement, a vector has one
-/// value per element, anything else is unknown with its spelling.
+/// value per element, a register is what \p Local returns for its name
+/// (registers the asm computes from its operands), anything else is
+/// unknown with its spelling.
 OperandValue bindOperand(
     const ptx::Operand &O,
-    llvm::function_ref<std::optional<AbstractValue>(unsigned Index)> Bound);
+    llvm::function_ref<std::optional<AbstractValue>(unsigned Index)> Bound,
+    llvm::function_ref<std::optional<AbstractValue>(llvm::StringRef Name)>
+        Local = nullptr);
 
 } // namespace tmemcheck
 

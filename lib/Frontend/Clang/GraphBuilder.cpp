@@ -184,24 +184,6 @@ GraphBuilder::GraphBuilder(ASTContext &Ctx, ValueEvaluator &Eval,
 
 GraphBuilder::~GraphBuilder() = default;
 
-uint64_t GraphBuilder::objectKey(const Expr *Object, const Frame &F) {
-  if (!Object)
-    return 0;
-  Object = Object->IgnoreParenImpCasts();
-  if (isa<CXXThisExpr>(Object))
-    return F.ObjectKey;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Object))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      return objectKey(VD, F);
-  return 0;
-}
-
-uint64_t GraphBuilder::objectKey(const VarDecl *VD, const Frame &F) {
-  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
-    return 0;
-  return (reinterpret_cast<uintptr_t>(VD) * 31 + F.Id) | 1;
-}
-
 unsigned GraphBuilder::countTcgen05(const GCCAsmStmt &S) {
   std::string Text = S.getAsmString();
   unsigned N = 0;
@@ -299,6 +281,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
               toSourceLoc(Ctx.getSourceManager(), LB->getLocation());
         }
   Facts.beginKernel(Kernel, Graph);
+  Eval.beginKernel();
   if (const Stmt *Body = Kernel->getBody())
     Graph.EndLoc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
                                SourceRange(Body->getEndLoc()));
@@ -374,11 +357,22 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
         // `T obj(args);`: the construction context names the object, so
         // its fields can be followed into later member calls.
         uint64_t Key = 0;
-        if (const auto *VC = dyn_cast_or_null<VariableConstructionContext>(
-                C->getConstructionContext()))
+        const ConstructionContext *CC = C->getConstructionContext();
+        if (const auto *VC =
+                dyn_cast_or_null<VariableConstructionContext>(CC)) {
           if (const DeclStmt *DS = VC->getDeclStmt())
             if (DS->isSingleDecl())
-              Key = objectKey(dyn_cast<VarDecl>(DS->getSingleDecl()), F);
+              Key = Eval.objectKey(dyn_cast<VarDecl>(DS->getSingleDecl()), F);
+        } else if (const auto *IC = dyn_cast_or_null<
+                       ConstructorInitializerConstructionContext>(CC)) {
+          // A member constructed by a member initialiser (`impl_(storage,
+          // params)`): its fields are followed like a local object's.
+          const CXXCtorInitializer *Init = IC->getCXXCtorInitializer();
+          if (Init->isMemberInitializer())
+            Key = Eval.memberObjectKey(F.ObjectKey, Init->getMember());
+          else if (Init->isDelegatingInitializer())
+            Key = F.ObjectKey; // `P(s, p) : P(s, p, true_type{})`
+        }
         ConstructedObject = Key;
         Cur = visitStmt(C->getStmt(), Cur, F);
         ConstructedObject = 0;
@@ -394,7 +388,7 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
               inlineCall(Dtor, {}, nullptr,
                          D->getTriggerStmt() ? D->getTriggerStmt()->getEndLoc()
                                              : D->getVarDecl()->getLocation(),
-                         Cur, F, objectKey(D->getVarDecl(), F));
+                         Cur, F, Eval.objectKey(D->getVarDecl(), F));
       }
     }
     Last[B->getBlockID()] = Cur;
@@ -569,7 +563,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
     else if (Args.size() < CE->getNumArgs())
       This = CE->getArg(0);
     return inlineCall(Callee, Args, This, CE->getBeginLoc(), Cur, F,
-                      objectKey(This, F), CE);
+                      Eval.objectKey(This, F), CE);
   }
 
   if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
@@ -1094,8 +1088,13 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
     }
     return Cur;
   }
-  if (!Relevance->isRelevant(Def))
+  if (!Relevance->isRelevant(Def)) {
+    // A constructor without TMEM code still sets the fields later member
+    // calls read (a pipeline's barrier pointers).
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def); Ctor && ObjectKey)
+      recordConstruction(Ctor, Args, ObjectKey, F, CallStmt);
     return Cur;
+  }
   for (const Frame *P = &F; P; P = P->Parent)
     if (P->Function &&
         P->Function->getCanonicalDecl() == Def->getCanonicalDecl()) {
@@ -1137,20 +1136,8 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   // A constructor's member initialisers and the `this->f = v` statements of
   // its body define the fields before any block of it is translated (blocks
   // are not translated in program order).
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def); Ctor && ObjectKey) {
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (Init->isMemberInitializer() && Init->getInit())
-        Eval.recordField(ObjectKey, Init->getMember(), Init->getInit(), &Ref);
-    if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Ctor->getBody()))
-      for (const Stmt *St : Body->body())
-        if (const auto *BO = dyn_cast<BinaryOperator>(St);
-            BO && BO->getOpcode() == BO_Assign)
-          if (const auto *ME =
-                  dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-            if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-              if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-                Eval.recordField(ObjectKey, FD, BO->getRHS(), &Ref);
-  }
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def); Ctor && ObjectKey)
+    recordConstructorFields(Ctor, ObjectKey, Ref);
   const unsigned EventsBefore = EventCount, WaitLdBefore = WaitLdCount;
   std::optional<Span> S = buildFunction(Def, Ref);
   // A function that does nothing but tcgen05.wait::ld is a spelling of it
@@ -1164,6 +1151,76 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   unsigned Cont = G->addBlock();
   G->addEdge(S->Exit, Cont);
   return Cont;
+}
+
+void GraphBuilder::recordConstructorFields(const CXXConstructorDecl *Ctor,
+                                           uint64_t ObjectKey,
+                                           const Frame &Ref) {
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    if (!Init->getInit() ||
+        !(Init->isMemberInitializer() || Init->isDelegatingInitializer()))
+      continue;
+    if (Init->isMemberInitializer())
+      Eval.recordField(ObjectKey, Init->getMember(), Init->getInit(), &Ref);
+    // A member object built by its own constructor (`impl_(storage,
+    // params)`): its fields too, under the member's identity. A delegating
+    // constructor (`P(s, p) : P(s, p, true_type{})`): the target's, under
+    // this object's.
+    const Expr *IE = Init->getInit();
+    if (const auto *C = dyn_cast<ExprWithCleanups>(IE))
+      IE = C->getSubExpr();
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(IE->IgnoreParens()))
+      if (const CXXConstructorDecl *Inner = CC->getConstructor();
+          Inner && !Inner->isTrivial() && !Inner->isCopyOrMoveConstructor()) {
+        std::vector<const Expr *> Args(CC->arg_begin(), CC->arg_end());
+        recordConstruction(
+            Inner, Args,
+            Init->isMemberInitializer()
+                ? Eval.memberObjectKey(ObjectKey, Init->getMember())
+                : ObjectKey,
+            Ref, CC);
+      }
+  }
+  if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Ctor->getBody()))
+    for (const Stmt *St : Body->body())
+      if (const auto *BO = dyn_cast<BinaryOperator>(St);
+          BO && BO->getOpcode() == BO_Assign)
+        if (const auto *ME =
+                dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+            if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+              Eval.recordField(ObjectKey, FD, BO->getRHS(), &Ref);
+}
+
+void GraphBuilder::recordConstruction(const CXXConstructorDecl *Ctor,
+                                      llvm::ArrayRef<const Expr *> Args,
+                                      uint64_t ObjectKey, const Frame &F,
+                                      const Stmt *CallStmt) {
+  const FunctionDecl *Def = nullptr;
+  if (!ObjectKey || !Ctor->hasBody(Def) || !Def ||
+      F.depth() >= Limits.callDepth())
+    return;
+  const auto *DefCtor = dyn_cast<CXXConstructorDecl>(Def);
+  if (!DefCtor)
+    return;
+  // A frame for the arguments the fields' values are evaluated in; its
+  // body is not translated.
+  auto NF = std::make_unique<Frame>();
+  NF->Function = Def;
+  NF->Parent = &F;
+  NF->Id = NextFrameId++;
+  NF->ObjectKey = ObjectKey;
+  NF->CallStmt = CallStmt;
+  for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
+    NF->Args[Def->getParamDecl(I)] = Args[I];
+  NF->Stack = F.Stack;
+  NF->Stack.push_back(
+      {qualifiedName(Def),
+       toSourceLoc(Ctx.getSourceManager(),
+                   CallStmt ? CallStmt->getBeginLoc() : Def->getLocation())});
+  const Frame &Ref = *NF;
+  Frames.push_back(std::move(NF));
+  recordConstructorFields(DefCtor, ObjectKey, Ref);
 }
 
 std::optional<int64_t> GraphBuilder::immediateValue(llvm::StringRef Constraint,
@@ -1304,7 +1361,31 @@ void GraphBuilder::translateInstructions(
     return V;
   };
 
+  // Registers the asm declares itself and sets from an operand: CUTLASS's
+  // remote arrive computes `mapa.shared::cluster remAddr32, %0, %1` and
+  // arrives on [remAddr32]. mapa names the same barrier in the peer CTA
+  // (the code of every CTA is the same), so its identity is %0's.
+  llvm::StringMap<AbstractValue> Locals;
+  auto Local = [&](llvm::StringRef Name) -> std::optional<AbstractValue> {
+    auto It = Locals.find(Name);
+    if (It == Locals.end())
+      return std::nullopt;
+    return It->second;
+  };
   for (const DecodedAsm::Instr &DI : Instrs) {
+    if (DI.I.Opcode.rfind("mapa", 0) == 0 && DI.I.Operands.size() == 3 &&
+        DI.I.Operands[0].K == ptx::Operand::Kind::Register) {
+      AbstractValue A = bindOperand(DI.I.Operands[1], Bound, Local).Value;
+      if (A.isSlotAddress()) {
+        A.Uniform =
+            join(A.Uniform,
+                 bindOperand(DI.I.Operands[2], Bound, Local).Value.Uniform);
+        A.ClusterMapped = true;
+        A.VariableId = 0;
+        Locals[DI.I.Operands[0].Text] = std::move(A);
+      }
+      continue;
+    }
     Event E;
     E.K = DI.Op     ? Event::Kind::Tmem
           : DI.Sync ? Event::Kind::Sync
@@ -1320,7 +1401,7 @@ void GraphBuilder::translateInstructions(
     if (DI.Op && DI.Op->Kind == TmemOpKind::Load)
       E.TripsPerTile = Trips.tripsAround(Site, F);
     for (const ptx::Operand &O : DI.I.Operands)
-      E.Operands.push_back(bindOperand(O, Bound));
+      E.Operands.push_back(bindOperand(O, Bound, Local));
     // Shared-memory accesses matter only when they use a TMEM address
     // (Event::Kind::SharedAccess).
     if (DI.Shared && llvm::none_of(DI.Shared->AddressOperands, [&](int K) {

@@ -87,9 +87,17 @@ private:
                       const clang::Expr *This, clang::SourceLocation CallLoc,
                       unsigned Cur, const Frame &F, uint64_t ObjectKey = 0,
                       const clang::Stmt *CallStmt = nullptr);
-  /// Identity of the object a member call or constructor runs on.
-  uint64_t objectKey(const clang::Expr *Object, const Frame &F);
-  uint64_t objectKey(const clang::VarDecl *VD, const Frame &F);
+  /// Remembers the fields constructor \p Ctor sets on the object
+  /// \p ObjectKey (member initialisers, member objects it constructs,
+  /// `this->f = v` in its body), evaluated in \p Ref.
+  void recordConstructorFields(const clang::CXXConstructorDecl *Ctor,
+                               uint64_t ObjectKey, const Frame &Ref);
+  /// The fields a constructor that is not inlined (it has no TMEM code)
+  /// sets, in a frame of its own called from \p F.
+  void recordConstruction(const clang::CXXConstructorDecl *Ctor,
+                          llvm::ArrayRef<const clang::Expr *> Args,
+                          uint64_t ObjectKey, const Frame &F,
+                          const clang::Stmt *CallStmt);
   /// An asm statement parsed and decoded once, whatever the number of
   /// call sites it is inlined into.
   struct DecodedAsm {
@@ -164,8 +172,7 @@ private:
   /// \p Site when it starts there).
   void addSharedUseEvent(OperandValue V, llvm::StringRef What, bool Generic,
                          bool Descriptor, clang::SourceLocation Loc,
-                         const clang::Stmt *Site, unsigned Cur,
-                         const Frame &F);
+                         const clang::Stmt *Site, unsigned Cur, const Frame &F);
   void addOpaqueCall(unsigned Cur, clang::SourceLocation Loc, const Frame &F);
   /// Records which warp indices take each arm of `warp_idx < 4`-style tests.
   void recordWarpArms(const clang::Expr *Cond, Block &Blk, const Frame &F);

@@ -6,11 +6,15 @@
 
 #include "ValueEvaluator.h"
 
+#include "clang/AST/RecordLayout.h"
+
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
@@ -221,8 +225,7 @@ bool movesLanesOnly(const AbstractValue &V) {
 std::optional<StageTerm> columnTermAfter(const AbstractValue &Base,
                                          const AbstractValue &Addend,
                                          int64_t Sign) {
-  if (Sign < 0 || Base.ColumnTerm || !Addend.Term ||
-      Addend.Term->isConstant())
+  if (Sign < 0 || Base.ColumnTerm || !Addend.Term || Addend.Term->isConstant())
     return std::nullopt;
   return Addend.Term;
 }
@@ -652,6 +655,55 @@ ThreadValuesPtr combineTables(BinaryOperatorKind Op, const ThreadValues &LT,
 
 bool isSlotType(QualType T) { return isSlotTypeImpl(T); }
 
+namespace {
+
+/// Finds, in a member function's body, a change of field \p FD of `this`
+/// other than a plain assignment in a constructor.
+bool changesField(const Stmt *S, const FieldDecl *FD, bool InConstructor) {
+  if (!S)
+    return false;
+  auto IsThisField = [&](const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    return ME && ME->getMemberDecl() == FD &&
+           isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        IsThisField(UO->getSubExpr()))
+      return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp() && IsThisField(BO->getLHS()) &&
+        (BO->isCompoundAssignmentOp() || !InConstructor))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (changesField(Child, FD, InConstructor))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool ValueEvaluator::isFieldChangedByMethods(const FieldDecl *FD) {
+  auto [It, New] = ChangedFields.try_emplace(FD, false);
+  if (!New)
+    return It->second;
+  // A field its methods change (PipelineState's `++index_` in operator++)
+  // has no one value: what its constructor set is not what a later read
+  // sees.
+  bool Changed = false;
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent()))
+    for (const CXXMethodDecl *M : RD->methods()) {
+      const FunctionDecl *Def = nullptr;
+      if (M->hasBody(Def) && Def &&
+          changesField(Def->getBody(), FD, isa<CXXConstructorDecl>(M))) {
+        Changed = true;
+        break;
+      }
+    }
+  ChangedFields[FD] = Changed;
+  return Changed;
+}
+
 void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
   if (!FD || !ScannedFunctions.insert(FD).second)
     return;
@@ -698,6 +750,82 @@ bool ValueEvaluator::isModified(const VarDecl *V) {
   return ModifiedVars.contains(V) || InductionSteps.count(V);
 }
 
+const Frame &declaringFrame(const VarDecl *VD, const Frame &F) {
+  const DeclContext *DC = VD->getDeclContext();
+  if (!F.Function || DC == F.Function || !F.Parent)
+    return F;
+  for (const Frame *P = F.Parent; P; P = P->Parent)
+    if (P->Function == DC)
+      return *P;
+  return F;
+}
+
+uint64_t ValueEvaluator::objectKey(const Expr *Object, const Frame &F) {
+  if (!Object)
+    return 0;
+  Object = Object->IgnoreParenImpCasts();
+  // A copy (a pipeline passed by value into the collective's `store`) has
+  // the fields of its source: it is followed as the same object.
+  while (true) {
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Object))
+      Object = M->getSubExpr()->IgnoreParenImpCasts();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Object))
+      Object = C->getSubExpr()->IgnoreParenImpCasts();
+    else if (const auto *CC = dyn_cast<CXXConstructExpr>(Object);
+             CC && CC->getNumArgs() == 1 && CC->getConstructor() &&
+             CC->getConstructor()->isCopyOrMoveConstructor())
+      Object = CC->getArg(0)->IgnoreParenImpCasts();
+    else
+      break;
+  }
+  if (isa<CXXThisExpr>(Object))
+    return F.ObjectKey;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Object))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return objectKey(VD, F);
+  // A member subobject (`impl_.consumer_release(s)`, CUTLASS's pipelines
+  // wrap one another): its own identity under the enclosing object's.
+  if (const auto *ME = dyn_cast<MemberExpr>(Object);
+      ME && (!ME->isArrow() ||
+             isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())))
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (uint64_t Key = memberObjectKey(objectKey(ME->getBase(), F), FD))
+        return Key;
+  // Not followed (a pipeline unpacked from a tuple by a structured
+  // binding): the only object of its class this kernel built, if only one.
+  if (const CXXRecordDecl *RD = Object->getType()->getAsCXXRecordDecl()) {
+    auto It = ObjectsOfClass.find(RD);
+    if (It != ObjectsOfClass.end() && It->second.size() == 1)
+      return It->second.front();
+  }
+  return 0;
+}
+
+uint64_t ValueEvaluator::memberObjectKey(uint64_t Enclosing,
+                                         const FieldDecl *FD) {
+  if (!Enclosing || !FD)
+    return 0;
+  return llvm::hash_combine(Enclosing, FD) | 1;
+}
+
+uint64_t ValueEvaluator::objectKey(const VarDecl *VD, const Frame &InF) {
+  if (!VD || !VD->hasLocalStorage())
+    return 0;
+  // A lambda's capture of a variable of its enclosing function.
+  const Frame &F = declaringFrame(VD, InF);
+  // A parameter bound to an object of the caller, by reference or as a
+  // copy: that object.
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    auto It = F.Args.find(P);
+    if (It != F.Args.end() && F.Parent &&
+        (P->getType()->isReferenceType() || P->getType()->isRecordType()))
+      return objectKey(It->second, *F.Parent);
+  }
+  if (VD->getType()->isReferenceType())
+    return VD->getInit() ? objectKey(VD->getInit(), F) : 0;
+  return (reinterpret_cast<uintptr_t>(VD) * 31 + F.Id) | 1;
+}
+
 uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
                                       std::string *Name, unsigned Depth) {
   if (!E || Depth > MaxEvalDepth)
@@ -714,14 +842,15 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
     }
     // A reference bound to a slot: `uint32_t &slot = storage.tmem_base;`.
     if (VD->getType()->isReferenceType()) {
+      const Frame &DF = declaringFrame(VD, F);
       if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-        auto It = F.Args.find(P);
-        if (It != F.Args.end() && F.Parent)
-          return slotIdentity(It->second, *F.Parent, Name, Depth + 1);
+        auto It = DF.Args.find(P);
+        if (It != DF.Args.end() && DF.Parent)
+          return slotIdentity(It->second, *DF.Parent, Name, Depth + 1);
         return 0;
       }
       if (const Expr *Init = VD->getInit())
-        return slotIdentity(Init, F, Name, Depth + 1);
+        return slotIdentity(Init, DF, Name, Depth + 1);
     }
     return 0;
   }
@@ -780,7 +909,11 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
           return 0;
     if (Name)
       *Name = FD->getName().str();
-    return hashIdentity(FD);
+    // The fields above it tell apart two objects of one type in the shared
+    // storage (FMHA's `pipelines.s0` and `pipelines.s1_corr`: both
+    // PipelineAsync<1>, whose barrier arrays are the same field).
+    return hashIdentity(
+        FD, static_cast<int64_t>(memberPath(ME->getBase(), F, Depth + 1)));
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_Deref) {
@@ -791,6 +924,53 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
       return P.Slot;
     }
   }
+  return 0;
+}
+
+namespace {
+const Expr *addressedObject(const Expr *P, const Frame *&F, unsigned Depth);
+} // namespace
+
+uint64_t ValueEvaluator::memberPath(const Expr *E, const Frame &F,
+                                    unsigned Depth) {
+  if (!E || Depth > MaxEvalDepth)
+    return 0;
+  E = strip(E);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return memberPath(AS->getBase(), F, Depth + 1);
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD)
+      return 0;
+    const Expr *Base = ME->getBase();
+    // `p->f` with p = `&obj`: the path of obj.
+    if (ME->isArrow()) {
+      const Frame *Where = &F;
+      Base = addressedObject(Base, Where, 0);
+      if (!Base || !Where)
+        return hashIdentity(FD);
+      return hashIdentity(
+          FD, static_cast<int64_t>(memberPath(Base, *Where, Depth + 1)));
+    }
+    return hashIdentity(FD,
+                        static_cast<int64_t>(memberPath(Base, F, Depth + 1)));
+  }
+  // References and reference parameters stand for what they are bound to.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->getType()->isReferenceType()) {
+      const Frame &DF = declaringFrame(VD, F);
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+        auto It = DF.Args.find(P);
+        if (It != DF.Args.end() && DF.Parent)
+          return memberPath(It->second, *DF.Parent, Depth + 1);
+        return 0;
+      }
+      if (const Expr *Init = VD->getInit())
+        return memberPath(Init, DF, Depth + 1);
+    }
+  // A root: the storage itself (`*reinterpret_cast<SharedStorage *>(smem)`,
+  // a __shared__ variable).
   return 0;
 }
 
@@ -860,6 +1040,89 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
   V.SlotByteOffset = Bytes;
   V.SlotElementBytes = Base.SlotElementBytes;
   return V;
+}
+
+AbstractValue ValueEvaluator::addressOf(const Expr *LV, const Frame &F,
+                                        unsigned Depth) {
+  AbstractValue V;
+  V.Uniform = Uniformity::Unknown;
+  if (!LV || Depth > MaxEvalDepth)
+    return V;
+  const Expr *Sub = strip(LV);
+  V.Slot = slotIdentity(Sub, F, &V.SlotName, Depth + 1);
+  if (V.Slot) {
+    V.Address = AddressKind::SlotAddress;
+    V.Uniform = Uniformity::CtaUniform;
+    V.SlotArray = V.Slot;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+      V.SlotArray = slotIdentity(AS->getBase(), F, nullptr, Depth + 1);
+      AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
+      V.ElementTerm = Index.Constant
+                          ? std::optional(StageTerm::constant(*Index.Constant))
+                          : Index.Term;
+    }
+    return V;
+  }
+  // Through pointers the program keeps (CUTLASS's pipelines hold
+  // `empty_barrier_ptr_ = &storage.empty_barrier_[0]` and reach a stage as
+  // `empty_barrier_ptr_[stage]`): the pointer's value moved by the index.
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+    if (AS->getBase()->getType()->isPointerType()) {
+      AbstractValue P = evaluateImpl(AS->getBase(), F, Depth + 1);
+      if (!P.isSlotAddress())
+        return V;
+      AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
+      if (Index.Constant && *Index.Constant == 0)
+        return P;
+      return offsetSlot(P, AS->getBase(), Index, /*Negate=*/false);
+    }
+    return V;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(Sub);
+      UO && UO->getOpcode() == UO_Deref)
+    return evaluateImpl(UO->getSubExpr(), F, Depth + 1);
+  // A field of an object whose address is known: `&this->barrier_` in
+  // ClusterBarrier::arrive, whose object is `empty_barrier_ptr_[stage]`.
+  if (const auto *ME = dyn_cast<MemberExpr>(Sub)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || FD->isBitField())
+      return V;
+    const Expr *Base = strip(ME->getBase());
+    AbstractValue P = isa<CXXThisExpr>(Base) ? addressOfThis(F, Depth + 1)
+                      : ME->isArrow()        ? evaluateImpl(Base, F, Depth + 1)
+                                             : addressOf(Base, F, Depth + 1);
+    if (!P.isSlotAddress())
+      return V;
+    const RecordDecl *RD = FD->getParent();
+    if (RD->isInvalidDecl() || RD->isDependentType())
+      return V;
+    int64_t Offset =
+        Ctx.getASTRecordLayout(RD).getFieldOffset(FD->getFieldIndex()) / 8;
+    if (Offset == 0)
+      return P;
+    // Another slot inside the object: its own identity, the same array.
+    P.Slot = P.Slot
+                 ? hashIdentity(reinterpret_cast<const void *>(P.Slot), Offset)
+                 : 0;
+    P.SlotName += "." + FD->getName().str();
+    if (P.SlotByteOffset)
+      *P.SlotByteOffset += Offset;
+    P.ElementTerm.reset();
+    return P;
+  }
+  return V;
+}
+
+AbstractValue ValueEvaluator::addressOfThis(const Frame &F, unsigned Depth) {
+  AbstractValue V;
+  V.Uniform = Uniformity::Unknown;
+  if (!F.This || !F.Parent)
+    return V;
+  // A member call through a pointer (`p->arrive()`) has the pointer as its
+  // object argument; through an object, the object's lvalue.
+  if (F.This->getType()->isPointerType())
+    return evaluateImpl(F.This, *F.Parent, Depth + 1);
+  return addressOf(F.This, *F.Parent, Depth + 1);
 }
 
 AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
@@ -997,7 +1260,14 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(Decay);
       IC && IC->getCastKind() == CK_ArrayToPointerDecay) {
     std::string Name;
-    if (uint64_t Array = slotIdentity(IC->getSubExpr(), F, &Name, Depth + 1)) {
+    uint64_t Array = slotIdentity(IC->getSubExpr(), F, &Name, Depth + 1);
+    // An array member of an object whose address is known (cute::array's
+    // `__elems_` in `data()`): the address of its first element.
+    if (!Array)
+      if (AbstractValue A = addressOf(IC->getSubExpr(), F, Depth + 1);
+          A.isSlotAddress())
+        return A;
+    if (Array) {
       AbstractValue V = Unknown;
       V.Address = AddressKind::SlotAddress;
       V.Uniform = Uniformity::CtaUniform;
@@ -1036,36 +1306,32 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
     return V;
   }
 
+  // `this` as a value (`reinterpret_cast<uint64_t *>(this)`): the address
+  // of the object the member function runs on.
+  if (isa<CXXThisExpr>(E))
+    return addressOfThis(F, Depth + 1);
+
   // A field of the object a member function runs on, set by its
   // constructor or an earlier member function.
   if (const auto *ME = dyn_cast<MemberExpr>(E))
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) && F.ObjectKey)
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
-        auto It = Fields.find({F.ObjectKey, FD});
-        if (It != Fields.end() && It->second.second)
+        uint64_t Object = F.ObjectKey;
+        auto It = Fields.find({Object, FD});
+        if (It == Fields.end()) {
+          auto Objects = ObjectsOfClass.find(FD->getParent());
+          if (Objects != ObjectsOfClass.end() && Objects->second.size() == 1)
+            It = Fields.find({Objects->second.front(), FD});
+        }
+        if (It != Fields.end() && It->second.second &&
+            !isFieldChangedByMethods(FD))
           return evaluateImpl(It->second.first, *It->second.second, Depth + 1);
       }
 
   // Addresses of shared-memory slots and the TMEM addresses read from them.
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_AddrOf) {
-      AbstractValue V = Unknown;
-      const Expr *Sub = strip(UO->getSubExpr());
-      V.Slot = slotIdentity(Sub, F, &V.SlotName, Depth + 1);
-      if (V.Slot) {
-        V.Address = AddressKind::SlotAddress;
-        V.Uniform = Uniformity::CtaUniform;
-        V.SlotArray = V.Slot;
-        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
-          V.SlotArray = slotIdentity(AS->getBase(), F, nullptr, Depth + 1);
-          AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
-          V.ElementTerm = Index.Constant
-                              ? std::optional(StageTerm::constant(*Index.Constant))
-                              : Index.Term;
-        }
-      }
-      return V;
-    }
+    if (UO->getOpcode() == UO_AddrOf)
+      return addressOf(UO->getSubExpr(), F, Depth + 1);
     if (UO->getOpcode() == UO_Deref) {
       AbstractValue V = Unknown;
       V.Slot = slotIdentity(UO, F, &V.SlotName, Depth + 1);
@@ -1094,6 +1360,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
 
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+      // A parameter of the function around a lambda, captured.
+      if (const Frame &DF = declaringFrame(P, F); &DF != &F)
+        return evaluateImpl(E, DF, Depth + 1);
       auto It = F.Args.find(P);
       if (It != F.Args.end() && F.Parent)
         return evaluateImpl(It->second, *F.Parent, Depth + 1);
@@ -1291,8 +1560,8 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         V.Term = binaryTerm(Op, L, R);
     }
     if (!V.Constant)
-      V.TmemDerivedSlot = L.tmemProvenance() ? L.tmemProvenance()
-                                             : R.tmemProvenance();
+      V.TmemDerivedSlot =
+          L.tmemProvenance() ? L.tmemProvenance() : R.tmemProvenance();
     return V;
   }
 
@@ -1523,9 +1792,22 @@ AbstractValue ValueEvaluator::evaluateSingleReturn(const CallExpr *CE,
         Callee->Function = Def;
         Callee->Parent = &F;
         Callee->Id = F.Id;
-        for (unsigned I = 0; I < Def->getNumParams() && I < CE->getNumArgs();
-             ++I)
-          Callee->Args[Def->getParamDecl(I)] = CE->getArg(I);
+        // A member function's object (`storage.full_barrier_.data()`, an
+        // operator's first argument) is `this`, not a parameter.
+        unsigned First = 0;
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+          Callee->This = MC->getImplicitObjectArgument();
+        } else if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+                   MD && MD->isInstance() && isa<CXXOperatorCallExpr>(CE) &&
+                   CE->getNumArgs() > 0) {
+          Callee->This = CE->getArg(0);
+          First = 1;
+        }
+        if (Callee->This)
+          Callee->ObjectKey = objectKey(Callee->This, F);
+        for (unsigned I = 0;
+             I < Def->getNumParams() && I + First < CE->getNumArgs(); ++I)
+          Callee->Args[Def->getParamDecl(I)] = CE->getArg(I + First);
         const Frame &Ref = *Callee;
         HelperFrames.push_back(std::move(Callee));
         return evaluateImpl(Ret->getRetValue(), Ref, Depth + 1);

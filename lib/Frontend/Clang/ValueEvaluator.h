@@ -21,6 +21,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <memory>
 #include <optional>
@@ -54,6 +55,12 @@ struct Frame {
   unsigned depth() const { return Stack.size(); }
 };
 
+/// The frame of the function that declares \p VD, walking up from \p F: a
+/// lambda reads the variables of its enclosing function through its
+/// captures (CUTLASS's epilogue loop uses the pipelines `store` received).
+/// \p F itself when no frame up the chain declares it.
+const Frame &declaringFrame(const clang::VarDecl *VD, const Frame &F);
+
 /// True for the types a shared-memory slot holding a TMEM address has.
 bool isSlotType(clang::QualType T);
 
@@ -74,14 +81,29 @@ public:
   uint64_t variableIdentity(const clang::Expr *E, const Frame &F,
                             std::string *Name = nullptr);
 
+  /// Identity of the object a member call or constructor runs on: a local
+  /// object of some frame, a member of one, followed through references,
+  /// copies and lambda captures; 0 when unknown.
+  uint64_t objectKey(const clang::Expr *Object, const Frame &F);
+  uint64_t objectKey(const clang::VarDecl *VD, const Frame &F);
+  /// Identity of member \p FD of the object \p Enclosing (0 if unknown).
+  static uint64_t memberObjectKey(uint64_t Enclosing,
+                                  const clang::FieldDecl *FD);
+
   /// Remembers that field \p FD of object \p Object was set to \p Value
   /// (evaluated in \p F): a constructor's member initialiser or an
   /// assignment `this->f = v`. RAII allocators keep their slot this way.
   void recordField(uint64_t Object, const clang::FieldDecl *FD,
                    const clang::Expr *Value, const Frame *F) {
-    if (Object)
-      Fields[{Object, FD}] = {Value, F};
+    if (!Object)
+      return;
+    Fields[{Object, FD}] = {Value, F};
+    ObjectsOfClass[FD->getParent()].insert(Object);
   }
+
+  /// A new kernel: objects of the previous one no longer stand for an
+  /// object whose identity is lost.
+  void beginKernel() { ObjectsOfClass.clear(); }
 
   /// True if \p V is assigned, incremented, has its address taken or is
   /// an asm output anywhere in its function (so its initialiser is not its
@@ -106,6 +128,16 @@ private:
   AbstractValue offsetSlot(const AbstractValue &Base,
                            const clang::Expr *BaseExpr,
                            const AbstractValue &Addend, bool Negate);
+  /// The address of the lvalue \p LV: a shared-memory slot's, also when it
+  /// is reached through a pointer the program keeps or as a field of an
+  /// object whose address is known; unknown otherwise.
+  AbstractValue addressOf(const clang::Expr *LV, const Frame &F,
+                          unsigned Depth);
+  /// The address of the object the member function of \p F runs on.
+  AbstractValue addressOfThis(const Frame &F, unsigned Depth);
+  /// The chain of fields the object lvalue \p E is reached through, from
+  /// its root storage (0 for the root itself), following references.
+  uint64_t memberPath(const clang::Expr *E, const Frame &F, unsigned Depth);
   /// Identity of the shared-memory slot the lvalue \p E designates, or 0.
   uint64_t slotIdentity(const clang::Expr *E, const Frame &F, std::string *Name,
                         unsigned Depth);
@@ -119,6 +151,11 @@ public:
 
 private:
   void collectModifiedVars(const clang::FunctionDecl *FD);
+  /// True if a member function of its class changes field \p FD after
+  /// construction (increments, compound or non-constructor assignments,
+  /// its address taken): its recorded value is then not its value.
+  bool isFieldChangedByMethods(const clang::FieldDecl *FD);
+  llvm::DenseMap<const clang::FieldDecl *, bool> ChangedFields;
   /// A helper of several statements that elects a lane with inline asm
   /// (CuTe's `elect_one_sync`: declarations, the asm, `return pred;`) is
   /// evaluated through its only return statement; nullptr for other bodies.
@@ -149,6 +186,11 @@ private:
                  std::pair<const clang::Expr *, const Frame *>>
       Fields;
   llvm::DenseMap<const clang::Expr *, std::optional<int64_t>> Constants;
+  /// The objects of each class whose fields this kernel recorded. A member
+  /// function whose object was not followed (a pipeline unpacked from a
+  /// tuple by a structured binding) runs on the only one, if there is one.
+  llvm::DenseMap<const clang::RecordDecl *, llvm::SmallSetVector<uint64_t, 2>>
+      ObjectsOfClass;
   /// Frames created while evaluating through small helper functions.
   std::vector<std::unique_ptr<Frame>> HelperFrames;
 };
