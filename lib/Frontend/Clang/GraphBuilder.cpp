@@ -1113,26 +1113,14 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
     }
     return Cur;
   }
-  auto NF = std::make_unique<Frame>();
-  NF->Function = Def;
-  NF->Parent = &F;
-  NF->Id = NextFrameId++;
-  NF->This = This;
-  NF->ObjectKey = ObjectKey;
-  NF->CallStmt = CallStmt;
-  for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
-    NF->Args[Def->getParamDecl(I)] = Args[I];
-  NF->Stack = F.Stack;
   // The call site spans the call expression when it starts there (not a
   // destructor run at the end of a scope).
-  NF->Stack.push_back(
-      {qualifiedName(Def),
-       CallStmt && CallStmt->getBeginLoc() == CallLoc
-           ? toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                         CallStmt->getSourceRange())
-           : toSourceLoc(Ctx.getSourceManager(), CallLoc)});
-  const Frame &Ref = *NF;
-  Frames.push_back(std::move(NF));
+  const Frame &Ref =
+      pushFrame(Def, F, Args, This, ObjectKey, CallStmt,
+                CallStmt && CallStmt->getBeginLoc() == CallLoc
+                    ? toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                                  CallStmt->getSourceRange())
+                    : toSourceLoc(Ctx.getSourceManager(), CallLoc));
   // A constructor's member initialisers and the `this->f = v` statements of
   // its body define the fields before any block of it is translated (blocks
   // are not translated in program order).
@@ -1192,6 +1180,25 @@ void GraphBuilder::recordConstructorFields(const CXXConstructorDecl *Ctor,
               Eval.recordField(ObjectKey, FD, BO->getRHS(), &Ref);
 }
 
+const Frame &GraphBuilder::pushFrame(const FunctionDecl *Def, const Frame &F,
+                                     llvm::ArrayRef<const Expr *> Args,
+                                     const Expr *This, uint64_t ObjectKey,
+                                     const Stmt *CallStmt, SourceLoc Site) {
+  auto NF = std::make_unique<Frame>();
+  NF->Function = Def;
+  NF->Parent = &F;
+  NF->Id = NextFrameId++;
+  NF->This = This;
+  NF->ObjectKey = ObjectKey;
+  NF->CallStmt = CallStmt;
+  for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
+    NF->Args[Def->getParamDecl(I)] = Args[I];
+  NF->Stack = F.Stack;
+  NF->Stack.push_back({qualifiedName(Def), std::move(Site)});
+  Frames.push_back(std::move(NF));
+  return *Frames.back();
+}
+
 void GraphBuilder::recordConstruction(const CXXConstructorDecl *Ctor,
                                       llvm::ArrayRef<const Expr *> Args,
                                       uint64_t ObjectKey, const Frame &F,
@@ -1205,21 +1212,10 @@ void GraphBuilder::recordConstruction(const CXXConstructorDecl *Ctor,
     return;
   // A frame for the arguments the fields' values are evaluated in; its
   // body is not translated.
-  auto NF = std::make_unique<Frame>();
-  NF->Function = Def;
-  NF->Parent = &F;
-  NF->Id = NextFrameId++;
-  NF->ObjectKey = ObjectKey;
-  NF->CallStmt = CallStmt;
-  for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
-    NF->Args[Def->getParamDecl(I)] = Args[I];
-  NF->Stack = F.Stack;
-  NF->Stack.push_back(
-      {qualifiedName(Def),
-       toSourceLoc(Ctx.getSourceManager(),
-                   CallStmt ? CallStmt->getBeginLoc() : Def->getLocation())});
-  const Frame &Ref = *NF;
-  Frames.push_back(std::move(NF));
+  const Frame &Ref = pushFrame(
+      Def, F, Args, /*This=*/nullptr, ObjectKey, CallStmt,
+      toSourceLoc(Ctx.getSourceManager(),
+                  CallStmt ? CallStmt->getBeginLoc() : Def->getLocation()));
   recordConstructorFields(DefCtor, ObjectKey, Ref);
 }
 

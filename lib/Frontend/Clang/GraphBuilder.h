@@ -87,6 +87,12 @@ private:
                       const clang::Expr *This, clang::SourceLocation CallLoc,
                       unsigned Cur, const Frame &F, uint64_t ObjectKey = 0,
                       const clang::Stmt *CallStmt = nullptr);
+  /// A new inlining frame for \p Def called from \p F at \p Site, its
+  /// parameters bound to \p Args; it lives as long as the builder.
+  const Frame &pushFrame(const clang::FunctionDecl *Def, const Frame &F,
+                         llvm::ArrayRef<const clang::Expr *> Args,
+                         const clang::Expr *This, uint64_t ObjectKey,
+                         const clang::Stmt *CallStmt, SourceLoc Site);
   /// Remembers the fields constructor \p Ctor sets on the object
   /// \p ObjectKey (member initialisers, member objects it constructs,
   /// `this->f = v` in its body), evaluated in \p Ref.
