@@ -60,6 +60,91 @@ constexpr StringLiteral ProfileHeader = R"cuda(#pragma once
 #undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
 #undef __TMEMCHECK_UNDEF_INTERNAL_HEADERS__
 #endif
+/* nvcc's built-in atomics (CUDA 12.8+; CUTLASS's subbyte_reference.h calls
+   __nv_atomic_load_n when __CUDACC_VER_MAJOR__ > 12): the order and scope
+   constants of crt/device_functions.h, and the functions, which nvcc's
+   front end provides and Clang does not, as Clang __atomic builtins. Only
+   their types matter to the analysis. */
+#if defined(__cplusplus) && !defined(__TMEMCHECK_NV_ATOMICS__)
+#define __TMEMCHECK_NV_ATOMICS__
+enum {
+  __NV_ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+#define TMEMCHECK_NV_FETCH(Op)                                                 \
+  template <class T>                                                           \
+  static __device__ __inline__ T __nv_atomic_fetch_##Op(                       \
+      T *p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {                        \
+    return __atomic_fetch_##Op(p, v, __ATOMIC_SEQ_CST);                        \
+  }
+TMEMCHECK_NV_FETCH(add)
+TMEMCHECK_NV_FETCH(sub)
+TMEMCHECK_NV_FETCH(min)
+TMEMCHECK_NV_FETCH(max)
+TMEMCHECK_NV_FETCH(and)
+TMEMCHECK_NV_FETCH(or)
+TMEMCHECK_NV_FETCH(xor)
+#undef TMEMCHECK_NV_FETCH
+template <class T>
+static __device__ __inline__ T
+__nv_atomic_load_n(const T *p, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+template <class T>
+static __device__ __inline__ void
+__nv_atomic_load(const T *p, T *ret, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_load(p, ret, __ATOMIC_SEQ_CST);
+}
+template <class T>
+static __device__ __inline__ void
+__nv_atomic_store_n(T *p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+template <class T>
+static __device__ __inline__ void
+__nv_atomic_store(T *p, T *v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_store(p, v, __ATOMIC_SEQ_CST);
+}
+template <class T>
+static __device__ __inline__ T
+__nv_atomic_exchange_n(T *p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
+template <class T>
+static __device__ __inline__ void __nv_atomic_exchange(
+    T *p, T *v, T *ret, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_exchange(p, v, ret, __ATOMIC_SEQ_CST);
+}
+template <class T>
+static __device__ __inline__ bool
+__nv_atomic_compare_exchange_n(T *p, T *expected, T desired, bool weak, int,
+                               int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  return __atomic_compare_exchange_n(p, expected, desired, weak,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+template <class T>
+static __device__ __inline__ bool
+__nv_atomic_compare_exchange(T *p, T *expected, T *desired, bool weak, int,
+                             int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  return __atomic_compare_exchange(p, expected, desired, weak,
+                                   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+static __device__ __inline__ void
+__nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+#endif
 )cuda";
 
 /// Stand-in for CUDA's crt/sm_100_rt.h when no installation is present:
