@@ -658,8 +658,10 @@ bool isSlotType(QualType T) { return isSlotTypeImpl(T); }
 namespace {
 
 /// Finds, in a member function's body, a change of field \p FD of `this`
-/// other than a plain assignment in a constructor.
-bool changesField(const Stmt *S, const FieldDecl *FD, bool InConstructor) {
+/// that no recorded assignment stands for: an increment, a compound
+/// assignment, its address taken. Plain assignments `this->f = v` are
+/// recorded where they are translated (an RAII allocator's slot).
+bool changesField(const Stmt *S, const FieldDecl *FD) {
   if (!S)
     return false;
   auto IsThisField = [&](const Expr *E) {
@@ -672,11 +674,10 @@ bool changesField(const Stmt *S, const FieldDecl *FD, bool InConstructor) {
         IsThisField(UO->getSubExpr()))
       return true;
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    if (BO->isAssignmentOp() && IsThisField(BO->getLHS()) &&
-        (BO->isCompoundAssignmentOp() || !InConstructor))
+    if (BO->isCompoundAssignmentOp() && IsThisField(BO->getLHS()))
       return true;
   for (const Stmt *Child : S->children())
-    if (changesField(Child, FD, InConstructor))
+    if (changesField(Child, FD))
       return true;
   return false;
 }
@@ -694,8 +695,7 @@ bool ValueEvaluator::isFieldChangedByMethods(const FieldDecl *FD) {
   if (const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent()))
     for (const CXXMethodDecl *M : RD->methods()) {
       const FunctionDecl *Def = nullptr;
-      if (M->hasBody(Def) && Def &&
-          changesField(Def->getBody(), FD, isa<CXXConstructorDecl>(M))) {
+      if (M->hasBody(Def) && Def && changesField(Def->getBody(), FD)) {
         Changed = true;
         break;
       }

@@ -151,8 +151,8 @@ public:
 
 private:
   void collectModifiedVars(const clang::FunctionDecl *FD);
-  /// True if a member function of its class changes field \p FD after
-  /// construction (increments, compound or non-constructor assignments,
+  /// True if a member function of its class changes field \p FD in a way
+  /// no recorded assignment stands for (increments, compound assignments,
   /// its address taken): its recorded value is then not its value.
   bool isFieldChangedByMethods(const clang::FieldDecl *FD);
   llvm::DenseMap<const clang::FieldDecl *, bool> ChangedFields;
