@@ -6,8 +6,6 @@
 
 #include "ValueEvaluator.h"
 
-#include "clang/AST/RecordLayout.h"
-
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -760,6 +758,27 @@ const Frame &declaringFrame(const VarDecl *VD, const Frame &F) {
   return F;
 }
 
+std::pair<const Expr *, const Frame *> boundTo(const VarDecl *VD,
+                                               const Frame &F) {
+  const Frame &DF = declaringFrame(VD, F);
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    auto It = DF.Args.find(P);
+    if (It != DF.Args.end() && DF.Parent)
+      return {It->second, DF.Parent};
+    return {nullptr, nullptr};
+  }
+  if (const Expr *Init = VD->getInit())
+    return {Init, &DF};
+  return {nullptr, nullptr};
+}
+
+uint64_t ValueEvaluator::uniqueObjectOf(const RecordDecl *RD) const {
+  auto It = ObjectsOfClass.find(RD);
+  return It != ObjectsOfClass.end() && It->second.size() == 1
+             ? It->second.front()
+             : 0;
+}
+
 uint64_t ValueEvaluator::objectKey(const Expr *Object, const Frame &F) {
   if (!Object)
     return 0;
@@ -793,11 +812,8 @@ uint64_t ValueEvaluator::objectKey(const Expr *Object, const Frame &F) {
         return Key;
   // Not followed (a pipeline unpacked from a tuple by a structured
   // binding): the only object of its class this kernel built, if only one.
-  if (const CXXRecordDecl *RD = Object->getType()->getAsCXXRecordDecl()) {
-    auto It = ObjectsOfClass.find(RD);
-    if (It != ObjectsOfClass.end() && It->second.size() == 1)
-      return It->second.front();
-  }
+  if (const CXXRecordDecl *RD = Object->getType()->getAsCXXRecordDecl())
+    return uniqueObjectOf(RD);
   return 0;
 }
 
@@ -811,18 +827,18 @@ uint64_t ValueEvaluator::memberObjectKey(uint64_t Enclosing,
 uint64_t ValueEvaluator::objectKey(const VarDecl *VD, const Frame &InF) {
   if (!VD || !VD->hasLocalStorage())
     return 0;
+  // A parameter bound to an object of the caller, by reference or as a
+  // copy, and a local reference: that object.
+  if (VD->getType()->isReferenceType() ||
+      (isa<ParmVarDecl>(VD) && VD->getType()->isRecordType())) {
+    auto [Bound, Where] = boundTo(VD, InF);
+    if (Bound)
+      return objectKey(Bound, *Where);
+    if (VD->getType()->isReferenceType())
+      return 0;
+  }
   // A lambda's capture of a variable of its enclosing function.
   const Frame &F = declaringFrame(VD, InF);
-  // A parameter bound to an object of the caller, by reference or as a
-  // copy: that object.
-  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-    auto It = F.Args.find(P);
-    if (It != F.Args.end() && F.Parent &&
-        (P->getType()->isReferenceType() || P->getType()->isRecordType()))
-      return objectKey(It->second, *F.Parent);
-  }
-  if (VD->getType()->isReferenceType())
-    return VD->getInit() ? objectKey(VD->getInit(), F) : 0;
   return (reinterpret_cast<uintptr_t>(VD) * 31 + F.Id) | 1;
 }
 
@@ -841,17 +857,9 @@ uint64_t ValueEvaluator::slotIdentity(const Expr *E, const Frame &F,
       return hashIdentity(VD);
     }
     // A reference bound to a slot: `uint32_t &slot = storage.tmem_base;`.
-    if (VD->getType()->isReferenceType()) {
-      const Frame &DF = declaringFrame(VD, F);
-      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-        auto It = DF.Args.find(P);
-        if (It != DF.Args.end() && DF.Parent)
-          return slotIdentity(It->second, *DF.Parent, Name, Depth + 1);
-        return 0;
-      }
-      if (const Expr *Init = VD->getInit())
-        return slotIdentity(Init, DF, Name, Depth + 1);
-    }
+    if (VD->getType()->isReferenceType())
+      if (auto [Bound, Where] = boundTo(VD, F); Bound)
+        return slotIdentity(Bound, *Where, Name, Depth + 1);
     return 0;
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -958,17 +966,9 @@ uint64_t ValueEvaluator::memberPath(const Expr *E, const Frame &F,
   // References and reference parameters stand for what they are bound to.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-        VD && VD->getType()->isReferenceType()) {
-      const Frame &DF = declaringFrame(VD, F);
-      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-        auto It = DF.Args.find(P);
-        if (It != DF.Args.end() && DF.Parent)
-          return memberPath(It->second, *DF.Parent, Depth + 1);
-        return 0;
-      }
-      if (const Expr *Init = VD->getInit())
-        return memberPath(Init, DF, Depth + 1);
-    }
+        VD && VD->getType()->isReferenceType())
+      if (auto [Bound, Where] = boundTo(VD, F); Bound)
+        return memberPath(Bound, *Where, Depth + 1);
   // A root: the storage itself (`*reinterpret_cast<SharedStorage *>(smem)`,
   // a __shared__ variable).
   return 0;
@@ -1316,13 +1316,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
-        uint64_t Object = F.ObjectKey;
-        auto It = Fields.find({Object, FD});
-        if (It == Fields.end()) {
-          auto Objects = ObjectsOfClass.find(FD->getParent());
-          if (Objects != ObjectsOfClass.end() && Objects->second.size() == 1)
-            It = Fields.find({Objects->second.front(), FD});
-        }
+        auto It = Fields.find({F.ObjectKey, FD});
+        if (It == Fields.end())
+          It = Fields.find({uniqueObjectOf(FD->getParent()), FD});
         if (It != Fields.end() && It->second.second &&
             !isFieldChangedByMethods(FD))
           return evaluateImpl(It->second.first, *It->second.second, Depth + 1);

@@ -61,6 +61,11 @@ struct Frame {
 /// \p F itself when no frame up the chain declares it.
 const Frame &declaringFrame(const clang::VarDecl *VD, const Frame &F);
 
+/// What \p VD stands for at \p F: a parameter's argument and the caller's
+/// frame, or a local's initialiser and its frame; null when unknown.
+std::pair<const clang::Expr *, const Frame *> boundTo(const clang::VarDecl *VD,
+                                                      const Frame &F);
+
 /// True for the types a shared-memory slot holding a TMEM address has.
 bool isSlotType(clang::QualType T);
 
@@ -86,6 +91,9 @@ public:
   /// copies and lambda captures; 0 when unknown.
   uint64_t objectKey(const clang::Expr *Object, const Frame &F);
   uint64_t objectKey(const clang::VarDecl *VD, const Frame &F);
+  /// The only object of class \p RD whose fields this kernel recorded, or 0
+  /// when there are none or several.
+  uint64_t uniqueObjectOf(const clang::RecordDecl *RD) const;
   /// Identity of member \p FD of the object \p Enclosing (0 if unknown).
   static uint64_t memberObjectKey(uint64_t Enclosing,
                                   const clang::FieldDecl *FD);
