@@ -782,20 +782,14 @@ uint64_t ValueEvaluator::uniqueObjectOf(const RecordDecl *RD) const {
 uint64_t ValueEvaluator::objectKey(const Expr *Object, const Frame &F) {
   if (!Object)
     return 0;
-  Object = Object->IgnoreParenImpCasts();
   // A copy (a pipeline passed by value into the collective's `store`) has
   // the fields of its source: it is followed as the same object.
-  while (true) {
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Object))
-      Object = M->getSubExpr()->IgnoreParenImpCasts();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(Object))
-      Object = C->getSubExpr()->IgnoreParenImpCasts();
-    else if (const auto *CC = dyn_cast<CXXConstructExpr>(Object);
-             CC && CC->getNumArgs() == 1 && CC->getConstructor() &&
-             CC->getConstructor()->isCopyOrMoveConstructor())
-      Object = CC->getArg(0)->IgnoreParenImpCasts();
-    else
+  Object = strip(Object);
+  while (const auto *CC = dyn_cast<CXXConstructExpr>(Object)) {
+    if (CC->getNumArgs() != 1 || !CC->getConstructor() ||
+        !CC->getConstructor()->isCopyOrMoveConstructor())
       break;
+    Object = strip(CC->getArg(0));
   }
   if (isa<CXXThisExpr>(Object))
     return F.ObjectKey;
