@@ -8,6 +8,9 @@
 
 #include "RegisterValues.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <algorithm>
 #include <climits>
 #include <deque>
@@ -40,6 +43,40 @@ bool isValue(int64_t C) { return C > Undefined; }
 
 } // namespace
 
+namespace {
+
+/// Threads that no branch, guard or definition of the walked register
+/// tells apart take the same path and see the same values, so the walk
+/// keeps one cell per class of such threads instead of one per thread (a
+/// role dispatch over 384 threads has a handful of classes).
+struct ThreadClasses {
+  /// The class of each thread below the block's thread count.
+  std::vector<uint16_t> Of;
+  /// A thread of each class.
+  std::vector<unsigned> Representative;
+
+  explicit ThreadClasses(unsigned Threads) : Of(Threads, 0) {
+    if (Threads)
+      Representative.push_back(0);
+  }
+  unsigned size() const { return Representative.size(); }
+
+  /// Splits every class by \p Key(thread).
+  template <typename KeyFn> void refine(KeyFn Key) {
+    DenseMap<std::pair<unsigned, int64_t>, uint16_t> Ids;
+    std::vector<unsigned> Reps;
+    for (unsigned T = 0; T < Of.size(); ++T) {
+      auto [It, New] = Ids.try_emplace({Of[T], Key(T)}, Reps.size());
+      if (New)
+        Reps.push_back(T);
+      Of[T] = It->second;
+    }
+    Representative = std::move(Reps);
+  }
+};
+
+} // namespace
+
 std::optional<ThreadTable>
 threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
                     const ThreadFlowOracle &O,
@@ -59,17 +96,72 @@ threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
     Begin[B] = std::min(Begin[B], I);
     End[B] = std::max(End[B], I + 1);
   }
+  auto Writes = [&](const ptx::Instruction &I) {
+    for (const ptx::Operand *D : RegisterValues::destinations(I))
+      if (D->Text == Reg)
+        return true;
+    return false;
+  };
+  auto Reads = [&](const ptx::Instruction &I) {
+    for (const ptx::Operand *Src : RegisterValues::sources(I))
+      if (Src->Text == Reg)
+        return true;
+    return false;
+  };
 
-  // The state at each block's entry, Threads cells wide (threads past the
-  // block's never run); empty until the block is reached. A caller's
-  // scratch keeps the memory from one walk to the next.
+  // What each thread's path and values depend on: the branches that are
+  // functions of %tid.x, and the guards and values of Reg's definitions.
+  ThreadClasses Classes(Threads);
+  SmallPtrSet<const ThreadSet *, 16> SplitBy;
+  auto SplitBySet = [&](const ThreadSet *S) {
+    if (S && SplitBy.insert(S).second)
+      Classes.refine([&](unsigned T) { return int64_t(S->test(T)); });
+  };
+  std::vector<const ThreadSet *> ArmsOf(K, nullptr);
+  for (unsigned B = 0; B < K; ++B)
+    if (G.BranchOf[B] >= 0 && G.Succs[B].size() == 2) {
+      const ptx::Instruction &Br = G.Instructions[G.BranchOf[B]];
+      if (Br.Pred)
+        SplitBySet(ArmsOf[B] = O.Holds(Br.Pred->Predicate));
+    }
+  // Each definition of Reg: what it writes and under which guard.
+  struct Definition {
+    std::optional<ThreadTable> Value;
+    const ThreadSet *Guard = nullptr;
+  };
+  DenseMap<unsigned, Definition> Definitions;
+  auto Define = [&](unsigned Idx) {
+    const ptx::Instruction &I = G.Instructions[Idx];
+    if (!Writes(I))
+      return;
+    Definition &D = Definitions[Idx];
+    D.Value = O.DefinedValue(Idx, Reg);
+    D.Guard = I.Pred ? O.Holds(I.Pred->Predicate) : nullptr;
+    SplitBySet(D.Guard);
+    if (const std::optional<ThreadTable> &V = D.Value)
+      Classes.refine([&](unsigned T) {
+        return T < V->size() ? (*V)[T] : Unknown;
+      });
+  };
+  if (Touching)
+    for (unsigned Idx : *Touching)
+      Define(Idx);
+  else
+    for (unsigned Idx = 0; Idx < N; ++Idx)
+      Define(Idx);
+  const unsigned C = Classes.size();
+  const std::vector<unsigned> &Rep = Classes.Representative;
+
+  // The state at each block's entry, one cell per class; empty until the
+  // block is reached. A caller's scratch keeps the memory from one walk to
+  // the next.
   std::vector<ThreadTable> Local;
   std::vector<ThreadTable> &In = Scratch ? *Scratch : Local;
   In.resize(K);
   for (ThreadTable &Cells : In)
     Cells.clear();
-  In[0].assign(Threads, Undefined);
-  ThreadTable Reads(MaxThreads, NotReached);
+  In[0].assign(C, Undefined);
+  ThreadTable ReadValue(C, NotReached);
   std::deque<unsigned> Work{0};
   std::vector<uint8_t> Queued(K, 0);
   Queued[0] = 1;
@@ -97,61 +189,52 @@ threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
          Step < Steps; ++Step) {
       const unsigned Idx = Touching ? First[Step] : Step;
       const ptx::Instruction &I = G.Instructions[Idx];
-      for (const ptx::Operand *Src : RegisterValues::sources(I))
-        if (Src->Text == Reg) {
-          for (unsigned T = 0; T < Threads; ++T) {
-            if (S[T] == NotReached)
-              continue;
-            if (!isValue(S[T]))
-              return std::nullopt; // a read of an unproved value
-            Reads[T] = joinCell(Reads[T], S[T]);
-            if (Reads[T] == Unknown)
-              return std::nullopt; // different values at different reads
-          }
-          break;
+      if (Reads(I))
+        for (unsigned X = 0; X < C; ++X) {
+          if (S[X] == NotReached)
+            continue;
+          if (!isValue(S[X]))
+            return std::nullopt; // a read of an unproved value
+          ReadValue[X] = joinCell(ReadValue[X], S[X]);
+          if (ReadValue[X] == Unknown)
+            return std::nullopt; // different values at different reads
         }
-      bool Writes = false;
-      for (const ptx::Operand *D : RegisterValues::destinations(I))
-        Writes |= D->Text == Reg;
-      if (!Writes)
+      auto Def = Definitions.find(Idx);
+      if (Def == Definitions.end())
         continue;
-      std::optional<ThreadTable> V = O.DefinedValue(Idx, Reg);
-      const ThreadSet *Guard = I.Pred ? O.Holds(I.Pred->Predicate) : nullptr;
-      for (unsigned T = 0; T < Threads; ++T) {
-        if (S[T] == NotReached)
+      const std::optional<ThreadTable> &V = Def->second.Value;
+      const ThreadSet *Guard = Def->second.Guard;
+      for (unsigned X = 0; X < C; ++X) {
+        if (S[X] == NotReached)
           continue;
+        const unsigned T = Rep[X];
         int64_t New = V && T < V->size() ? (*V)[T] : Unknown;
         if (!I.Pred)
-          Changed[T] = New;
+          Changed[X] = New;
         else if (Guard)
-          Changed[T] = Guard->test(T) != I.Pred->Negated ? New : S[T];
+          Changed[X] = Guard->test(T) != I.Pred->Negated ? New : S[X];
         else
-          Changed[T] = joinCell(S[T], New); // it may or may not be written
+          Changed[X] = joinCell(S[X], New); // it may or may not be written
       }
     }
     // Threads go on along the arm their %tid.x selects; along both when
     // the branch is not a function of %tid.x.
-    const ThreadSet *Arms = nullptr;
-    if (G.BranchOf[B] >= 0 && G.Succs[B].size() == 2) {
-      const ptx::Instruction &Br = G.Instructions[G.BranchOf[B]];
-      if (Br.Pred)
-        Arms = O.Holds(Br.Pred->Predicate);
-    }
+    const ThreadSet *Arms = ArmsOf[B];
     for (unsigned Arm = 0; Arm < G.Succs[B].size(); ++Arm) {
       unsigned To = G.Succs[B][Arm];
       if (To >= K)
         continue;
       bool Changed = false;
       if (In[To].empty()) {
-        In[To].assign(Threads, NotReached);
+        In[To].assign(C, NotReached);
         Changed = true;
       }
-      for (unsigned T = 0; T < Threads; ++T) {
-        if (S[T] == NotReached || (Arms && Arms->test(T) != (Arm == 0)))
+      for (unsigned X = 0; X < C; ++X) {
+        if (S[X] == NotReached || (Arms && Arms->test(Rep[X]) != (Arm == 0)))
           continue;
-        int64_t J = joinCell(In[To][T], S[T]);
-        if (J != In[To][T]) {
-          In[To][T] = J;
+        int64_t J = joinCell(In[To][X], S[X]);
+        if (J != In[To][X]) {
+          In[To][X] = J;
           Changed = true;
         }
       }
@@ -164,11 +247,14 @@ threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
 
   // Threads that read nothing take a value of their warp, else of the
   // nearest warp that has one.
+  ThreadTable ReadBy(MaxThreads, NotReached);
+  for (unsigned T = 0; T < Threads; ++T)
+    ReadBy[T] = ReadValue[Classes.Of[T]];
   constexpr unsigned Warps = MaxThreads / 32;
   std::vector<int64_t> WarpValue(Warps, NotReached);
   for (unsigned T = 0; T < MaxThreads; ++T)
-    if (Reads[T] != NotReached && WarpValue[T / 32] == NotReached)
-      WarpValue[T / 32] = Reads[T];
+    if (ReadBy[T] != NotReached && WarpValue[T / 32] == NotReached)
+      WarpValue[T / 32] = ReadBy[T];
   if (llvm::all_of(WarpValue, [](int64_t V) { return V == NotReached; }))
     return std::nullopt;
   for (unsigned W = 0; W < Warps; ++W)
@@ -180,7 +266,7 @@ threadValuesAtReads(const ThreadFlowGraph &G, StringRef Reg,
     }
   ThreadTable Out(MaxThreads);
   for (unsigned T = 0; T < MaxThreads; ++T)
-    Out[T] = Reads[T] != NotReached ? Reads[T] : WarpValue[T / 32];
+    Out[T] = ReadBy[T] != NotReached ? ReadBy[T] : WarpValue[T / 32];
   return Out;
 }
 
