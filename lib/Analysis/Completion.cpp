@@ -14,6 +14,8 @@
 #include "tmemcheck/Analysis/SortedSet.h"
 #include "tmemcheck/Model/Footprint.h"
 
+#include "llvm/ADT/BitVector.h"
+
 namespace tmemcheck {
 
 namespace {
@@ -296,11 +298,14 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // only to threads that wait on M and then overwrite (for pending loads)
   // or access (for pending stores) those columns. A shared-memory stage's
   // "empty" barrier, waited on only by a TMA producer, releases nothing.
-  // Each use is kept with the block of the wait it follows.
-  struct Use {
-    std::optional<TmemRange> Range;
-    unsigned WaitBlock;
-    const Event *Wait, *Access;
+  // The waits on each barrier run are kept with their block and the
+  // threads that wait; the accesses after them are looked at only when an
+  // arrive with a pending ld or st is met (an unrolled pipeline has
+  // hundreds of waits and accesses, few of whose pairs are ever asked).
+  struct Wait {
+    unsigned Block;
+    const Event *E;
+    ThreadMask Waiters;
   };
   // The barrier runs an mbarrier wait or arrive is on, each with the
   // threads on it: one run for all threads (0 when unknown), or a role's
@@ -318,10 +323,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     }
     return It->second;
   };
-  struct HandOff {
-    std::vector<Use> Writes, Accesses;
-  };
-  std::map<uint64_t, HandOff> HandOffs;
+  std::map<uint64_t, std::vector<Wait>> WaitsOn;
   std::map<unsigned, std::vector<uint8_t>> ReachCache;
   auto Reach = [&](unsigned B) -> const std::vector<uint8_t> & {
     auto It = ReachCache.find(B);
@@ -329,49 +331,34 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       It = ReachCache.emplace(B, G.reachableFrom(B)).first;
     return It->second;
   };
-  {
-    std::vector<const Event *> Accesses;
-    // A dealloc is not a reuse: the columns' release to it is the
-    // dealloc's ordering (tmem-dealloc-race, and the Freed hazards here).
-    G.forEachEvent([&](const Event &E) {
-      if (E.isAsyncTmemAccess())
-        Accesses.push_back(&E);
-    });
-    G.forEachEvent([&](const Event &W) {
-      if (W.K != Event::Kind::Sync || !W.Sync ||
-          W.Sync->Kind != SyncOpKind::MbarrierWait)
-        return;
-      // Waits on an mbarrier of unknown identity are kept under 0: they
-      // may be on any barrier. A wait whose barrier depends on the role
-      // is a wait on each of its runs by the threads that name it.
-      const std::vector<std::pair<uint64_t, ThreadMask>> &Keys = BarrierKeys(W);
-      // A wait with no access after it still shows the barrier's
-      // consumers: they take no columns.
-      for (const auto &Key : Keys)
-        HandOffs[Key.first];
-      unsigned WB = BlockOf[W.Id];
-      const std::vector<uint8_t> &R = Reach(WB);
-      for (const Event *X : Accesses) {
-        unsigned XB = BlockOf[X->Id];
-        bool After = R[XB] || (XB == WB && X->Id > W.Id);
-        if (!After || !Threads.compatible(WB, XB))
-          continue;
-        for (const auto &[Id, Waiters] : Keys) {
-          HandOff &H = HandOffs[Id];
-          std::optional<TmemRange> Range = handOffRange(*X, Waiters);
-          bool Writes = X->Op->Kind != TmemOpKind::Load;
-          if (Writes)
-            H.Writes.push_back({Range, WB, &W, X});
-          H.Accesses.push_back({Range, WB, &W, X});
-          // A read of the columns by the mma (A, scale factors) is an
-          // access.
-          if (X->Op->Kind == TmemOpKind::Mma)
-            for (const TmemRange &In : mmaTmemInputs(*X))
-              H.Accesses.push_back({In, WB, &W, X});
-        }
-      }
-    });
-  }
+  // A dealloc is not a reuse: the columns' release to it is the dealloc's
+  // ordering (tmem-dealloc-race, and the Freed hazards here).
+  std::vector<const Event *> Accesses;
+  G.forEachEvent([&](const Event &E) {
+    if (E.isAsyncTmemAccess())
+      Accesses.push_back(&E);
+  });
+  // Waits on an mbarrier of unknown identity are kept under 0: they may be
+  // on any barrier. A wait whose barrier depends on the role is a wait on
+  // each of its runs by the threads that name it. A wait with no access
+  // after it still shows the barrier's consumers: they take no columns.
+  G.forEachEvent([&](const Event &W) {
+    if (W.K == Event::Kind::Sync && W.Sync &&
+        W.Sync->Kind == SyncOpKind::MbarrierWait)
+      for (const auto &[Id, Waiters] : BarrierKeys(W))
+        WaitsOn[Id].push_back({BlockOf[W.Id], &W, Waiters});
+  });
+  // The columns an access after a wait may touch, for the threads that
+  // wait (handOffRange), memoized per access and waiting threads.
+  std::map<std::pair<unsigned, const void *>, std::optional<TmemRange>>
+      HandOffRanges;
+  auto AccessRange = [&](const Event &X, const ThreadMask &Waiters)
+      -> const std::optional<TmemRange> & {
+    auto [It, New] = HandOffRanges.try_emplace({X.Id, Waiters.get()});
+    if (New)
+      It->second = handOffRange(X, Waiters);
+    return It->second;
+  };
   BarrierGates Gates(
       G, Index, Threads,
       [](const Event &E) {
@@ -386,18 +373,22 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
                         const Event &Op) {
     if (!Id)
       return true; // which barrier is unknown: any
-    auto It = HandOffs.find(Id);
-    if (It == HandOffs.end())
+    if (!WaitsOn.count(Id))
       return true; // no wait on it is seen: its consumers are unknown
     std::optional<TmemRange> OpRange = handOffRange(Op, Arrivers);
     const unsigned EB = BlockOf[E.Id];
+    // A pending ld is handed to the threads that overwrite its columns; a
+    // pending st to those that access them at all, the mma's reads of A,
+    // scale factors and metadata included.
+    const bool OpIsLoad = isTmem(Op, TmemOpKind::Load);
+    auto Meets = [&](const std::optional<TmemRange> &R) {
+      return !R || !OpRange || mayOverlap(*R, *OpRange);
+    };
     for (uint64_t Key : {Id, uint64_t(0)}) {
-      auto H = HandOffs.find(Key);
-      if (H == HandOffs.end())
+      auto Waits = WaitsOn.find(Key);
+      if (Waits == WaitsOn.end())
         continue;
-      const auto &Uses =
-          isTmem(Op, TmemOpKind::Load) ? H->second.Writes : H->second.Accesses;
-      for (const Use &U : Uses) {
+      for (const Wait &U : Waits->second) {
         // A wait that only ever comes before the arrive (it reaches the
         // arrive, the arrive does not reach it: no loop around both) is
         // an earlier use of the barrier (CuTe's tutorials wait on one TMA
@@ -408,16 +399,28 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         // a role that runs before the epilogue's code in the text (`if
         // (warp == 4) {mma loop} if (warp < 4) {epilogue}`) reaches the
         // arrive in the CFG, but its threads never arrive.
-        if (U.WaitBlock != EB && Reach(U.WaitBlock)[EB] &&
-            !Reach(EB)[U.WaitBlock] && Threads.compatible(U.WaitBlock, EB))
+        if (U.Block != EB && Reach(U.Block)[EB] && !Reach(EB)[U.Block] &&
+            Threads.compatible(U.Block, EB))
           continue;
-        if (U.Range && OpRange && !mayOverlap(*U.Range, *OpRange))
-          continue;
-        // Behind a wait on another barrier this thread arrives on later:
-        // that arrive hands the columns over (BarrierGates.h).
-        if (Key && Gates.gatedByLaterHandOff(E, Id, *U.Wait, *U.Access))
-          continue;
-        return true;
+        const std::vector<uint8_t> &After = Reach(U.Block);
+        for (const Event *X : Accesses) {
+          const unsigned XB = BlockOf[X->Id];
+          if (!(After[XB] || (XB == U.Block && X->Id > U.E->Id)) ||
+              !Threads.compatible(U.Block, XB))
+            continue;
+          bool Uses = false;
+          if (X->Op->Kind != TmemOpKind::Load || !OpIsLoad)
+            Uses = Meets(AccessRange(*X, U.Waiters));
+          if (!Uses && !OpIsLoad && X->Op->Kind == TmemOpKind::Mma)
+            Uses = llvm::any_of(mmaTmemInputs(*X), [&](const TmemRange &In) {
+              return Meets(In);
+            });
+          // Behind a wait on another barrier this thread arrives on
+          // later: that arrive hands the columns over (BarrierGates.h).
+          if (Uses &&
+              !(Key && Gates.gatedByLaterHandOff(E, Id, *U.E, *X)))
+            return true;
+        }
       }
     }
     return false;
@@ -433,10 +436,19 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
 
   // The mma ops each mbarrier's commits cover; filled by the fixpoint, read
   // by the reporting pass.
-  std::map<uint64_t, std::set<unsigned>> CommitCovers;
+  // (Bit vectors by event id: an unrolled mainloop's every commit covers
+  // every mma issued before it.)
+  const size_t Events = ById.size();
+  std::map<uint64_t, llvm::BitVector> CommitCovers;
+  auto Cover = [&](uint64_t M, unsigned Op) {
+    llvm::BitVector &Ops = CommitCovers[M];
+    if (Ops.empty())
+      Ops.resize(Events);
+    Ops.set(Op);
+  };
   // mma ops some commit to an mbarrier of unknown identity covers: whether
   // a reader waits on it cannot be told, so their reads are not reported.
-  std::set<unsigned> CommittedToUnknown;
+  llvm::BitVector CommittedToUnknown(Events);
 
   // Hazards are collected in the last pass only.
   bool Report = false;
@@ -478,7 +490,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           if (uint64_t To = mbarrierIdentity(*M))
             for (unsigned Op : S.Completed)
               if (isTmem(*ById[Op], TmemOpKind::Mma))
-                CommitCovers[To].insert(Op);
+                Cover(To, Op);
       return;
     }
     if (E.K == Event::Kind::Sync && E.Sync &&
@@ -510,11 +522,11 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       if (const Event *Mma = Range && Report ? MmaWriting(*Range) : nullptr;
           Mma && SeenAcc.insert(E.Id).second) {
         bool Covered = false, AnyCommit = false;
-        for (unsigned Op : CommittedToUnknown)
+        for (unsigned Op : CommittedToUnknown.set_bits())
           if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range))
             Covered = AnyCommit = true;
         for (const auto &[M, Ops] : CommitCovers)
-          for (unsigned Op : Ops)
+          for (unsigned Op : Ops.set_bits())
             if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range)) {
               AnyCommit = true;
               Covered |= !S.Top && (S.Waited.count(M) || S.Waited.count(0));
@@ -566,9 +578,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         if (Id)
           S.Committed[Id].insert(Op);
         if (Id && isTmem(*ById[Op], TmemOpKind::Mma))
-          CommitCovers[Id].insert(Op);
+          Cover(Id, Op);
         if (!Id && isTmem(*ById[Op], TmemOpKind::Mma))
-          CommittedToUnknown.insert(Op);
+          CommittedToUnknown.set(Op);
       }
       S.Async.clear();
       break;
