@@ -19,8 +19,9 @@
 
 namespace tmemcheck {
 
-/// The fixpoint: the state at the start and end of every block, and which
-/// blocks the entry reaches.
+/// The fixpoint: the state at the start of every block that has events and
+/// of the exit, at the end of every block, and which blocks the entry
+/// reaches.
 template <typename State> struct ForwardSolution {
   std::vector<State> In, Out;
   std::vector<uint8_t> Reached;
@@ -78,7 +79,11 @@ ForwardSolution<State> solveForward(const KernelGraph &G, KernelBudget &Budget,
       break;
     }
     State Cur = Join(B, S.Reached, S.Out);
-    S.In[B] = Cur;
+    // Only a block with events is replayed from its entry state; the exit's
+    // is the analyses' summary. Other blocks (wait-loop heads, branch
+    // blocks: most of them) pass their state on without keeping a copy.
+    if (!G.Blocks[B].Events.empty() || B == G.Exit)
+      S.In[B] = Cur;
     for (const Event &E : G.Blocks[B].Events)
       Transfer(E, Cur);
     if (S.Reached[B] && Cur == S.Out[B])
