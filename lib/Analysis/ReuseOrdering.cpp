@@ -200,14 +200,27 @@ std::vector<TmemRange> readRanges(const Event &E) {
 ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
                              KernelBudget &Budget) {
   const unsigned N = G.Blocks.size();
-  std::vector<std::pair<unsigned, const Event *>> Writes, Reads;
+  // Writes and reads with their block and columns, computed once (an
+  // mma's columns come from decoding its instruction descriptor).
+  struct Write {
+    unsigned Block;
+    const Event *E;
+    TmemRange Range;
+  };
+  struct Read {
+    unsigned Block;
+    const Event *E;
+    std::vector<TmemRange> Ranges;
+  };
+  std::vector<Write> Writes;
+  std::vector<Read> Reads;
   std::vector<Signal> Arrives, Waits;
   for (unsigned B = 0; B < N; ++B)
     for (const Event &E : G.Blocks[B].Events) {
-      if (writtenRange(E))
-        Writes.push_back({B, &E});
-      if (!readRanges(E).empty())
-        Reads.push_back({B, &E});
+      if (std::optional<TmemRange> R = writtenRange(E))
+        Writes.push_back({B, &E, *R});
+      if (std::vector<TmemRange> Rs = readRanges(E); !Rs.empty())
+        Reads.push_back({B, &E, std::move(Rs)});
       if (auto S = arriveOf(E)) {
         S->Block = B;
         Arrives.push_back(*S);
@@ -321,16 +334,17 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
   std::map<std::pair<unsigned, unsigned>,
            std::pair<const Event *, const Event *>>
       Pairs;
-  for (const auto &[BW, W] : Writes) {
-    std::optional<TmemRange> RW = writtenRange(*W);
-    for (const auto &[BR, R] : Reads) {
+  std::map<const Event *, const TmemRange *> WrittenBy;
+  for (const auto &[BW, W, RW] : Writes) {
+    WrittenBy[W] = &RW;
+    for (const auto &[BR, R, RRs] : Reads) {
       if (Poll.expired(Budget))
         return;
       if (BR == BW || Threads.compatible(BR, BW))
         continue; // the same thread: tmem-missing-wait-ld and §5.1
       bool Overlap = false;
-      for (const TmemRange &RR : readRanges(*R))
-        Overlap |= mayOverlap(*RW, RR);
+      for (const TmemRange &RR : RRs)
+        Overlap |= mayOverlap(RW, RR);
       if (!Overlap)
         continue;
       auto &P = Pairs[{BW, BR}];
@@ -351,7 +365,7 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
       continue;
     // Hand-offs: signals of the writing threads, before the write comes
     // round again, that the readers wait on (directly or forwarded).
-    std::optional<TmemRange> RW = writtenRange(W);
+    const TmemRange &RW = *WrittenBy[&W];
     std::vector<const Signal *> Handoffs;
     for (const Signal &S : Arrives) {
       if (S.Token == UnknownToken || !After(S.Block, *S.E, BW, W) ||
@@ -361,12 +375,11 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
       // earlier iteration, or an earlier write of this thread): the
       // barrier that first lets the readers in is no hand-off of data.
       bool WrittenBefore = false;
-      for (const auto &[BP, Prev] : Writes) {
+      for (const auto &[BP, Prev, RP] : Writes) {
         if (WrittenBefore)
           break;
-        std::optional<TmemRange> RP = writtenRange(*Prev);
         WrittenBefore = After(BP, *Prev, S.Block, *S.E) &&
-                        Threads.compatible(BP, BW) && mayOverlap(*RP, *RW);
+                        Threads.compatible(BP, BW) && mayOverlap(RP, RW);
       }
       if (!WrittenBefore)
         continue;
