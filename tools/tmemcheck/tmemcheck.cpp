@@ -269,6 +269,11 @@ cl::opt<std::string> CrashForTesting(
     cl::desc("Crash deliberately while analysing this file (tests the "
              "per-file crash isolation)"),
     cl::Hidden, cl::cat(Category));
+cl::opt<std::string> CrashInKernelForTesting(
+    "crash-in-kernel-for-testing",
+    cl::desc("Crash deliberately while checking the kernel of this name "
+             "(tests the per-kernel crash isolation of .ptx modules)"),
+    cl::Hidden, cl::cat(Category));
 cl::opt<bool> DumpEvents("dump-events",
                          cl::desc("Print the event graph of every kernel "
                                   "(for debugging tmemcheck)"),
@@ -958,6 +963,28 @@ int main(int argc, const char **argv) {
       return;
     }
     Totals.addKernels(O.KernelCount);
+    // A kernel whose analysis crashed is incomplete, and the run a tool
+    // failure; the file's other kernels were analysed and are reported.
+    for (const auto &[Kernel, Loc] : TU.CrashedKernels) {
+      const std::string Why =
+          fmt::format("internal error while analysing kernel '{}' (a "
+                      "tmemcheck bug; please report it with the file)",
+                      Kernel);
+      errs() << "tmemcheck: error: " << File << ": " << Why
+             << "; the other kernels were analysed\n";
+      Totals.addKernels(1);
+      KernelVerdict V;
+      V.Kernel = Kernel;
+      V.Loc = Loc;
+      V.Reasons.push_back({Loc, Why});
+      O.Verdicts.push_back(std::move(V));
+      FileFailed(File, Why, /*Partly=*/true);
+    }
+    if (!TU.CrashedKernels.empty())
+      std::stable_sort(O.Verdicts.begin(), O.Verdicts.end(),
+                       [](const KernelVerdict &A, const KernelVerdict &B) {
+                         return A.Loc.Line < B.Loc.Line;
+                       }); // module order
     if (!TU.Parsed && isPtxFile(File) && TU.CompileErrors) {
       // FirstError is already "file:line:col: message".
       errs() << "tmemcheck: error: " << TU.FirstError
@@ -1156,6 +1183,9 @@ int main(int argc, const char **argv) {
       auto AnalyseKernel = [&](KernelGraph &G,
                                unsigned W) -> std::function<void()> {
         auto Start = std::chrono::steady_clock::now();
+        if (!CrashInKernelForTesting.empty() &&
+            G.Name == CrashInKernelForTesting)
+          LLVM_BUILTIN_TRAP;
         auto K = std::make_shared<KernelOutcome>();
         if (Coverage)
           applyPtxCoverage(G, *Coverage);

@@ -86,6 +86,10 @@ struct TranslationUnitResult {
   /// The graphs, unless they were handed to a KernelConsumer.
   std::vector<KernelGraph> Kernels;
   std::vector<AnalysisRemark> Remarks;
+  /// Kernels whose analysis crashed (a tmemcheck bug), by name and where
+  /// they start: the crash was contained (analyzePtxFile), the other
+  /// kernels were analysed.
+  std::vector<std::pair<std::string, SourceLoc>> CrashedKernels;
   /// Wall time of the whole front end (parse + graph construction) and of
   /// the graph construction alone, for --timing and the benchmarks.
   double FrontendSeconds = 0;

@@ -11,6 +11,7 @@
 
 #include "tmemcheck/Ptx/Module.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 using namespace llvm;
@@ -123,6 +125,25 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
     if (M.Functions[F].IsEntry && M.Functions[F].HasBody)
       Kernels.push_back(F);
   double GraphSeconds = 0;
+  // A crash while one kernel is built or checked (a tmemcheck bug) costs
+  // that kernel, on whichever thread it ran: the builder, which the crash
+  // may have left half-way, is made again for the next one. Where the
+  // driver has not enabled crash recovery this runs \p Work unprotected.
+  auto Contained = [&](std::optional<PtxGraphBuilder> &Builder,
+                       function_ref<void()> Work) {
+    if (!Builder)
+      Builder.emplace(M, Map, Limits);
+    llvm::CrashRecoveryContext CRC;
+    if (CRC.RunSafely(Work))
+      return true;
+    Builder.reset();
+    return false;
+  };
+  auto NoteCrash = [&](unsigned F) {
+    const ptx::FunctionDecl &Fn = M.Functions[F];
+    Result.CrashedKernels.push_back(
+        {Fn.Name, Map.ptxLoc(Fn.NameRange.Offset)});
+  };
   Threads = std::max(1u, std::min<unsigned>(Threads, Kernels.size()));
   if (Analyse && Threads > 1) {
     // Each thread takes the next kernel, with its own builder; the results
@@ -131,6 +152,7 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
       std::function<void()> Apply;
       double Seconds = 0;
       unsigned Tcgen05 = 0;
+      bool Crashed = false;
     };
     Result.Threads = Threads;
     Result.ParseSeconds =
@@ -139,14 +161,16 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
     std::vector<Outcome> Outcomes(Kernels.size());
     std::atomic<size_t> Next{0};
     auto Work = [&](unsigned Worker) {
-      PtxGraphBuilder Builder(M, Map, Limits);
+      std::optional<PtxGraphBuilder> Builder;
       for (size_t K; (K = Next.fetch_add(1)) < Kernels.size();) {
-        KernelGraph G = Builder.build(Kernels[K]);
         Outcome &O = Outcomes[K];
-        O.Seconds = G.BuildSeconds;
-        G.forEachEvent(
-            [&](const Event &E) { O.Tcgen05 += E.K == Event::Kind::Tmem; });
-        O.Apply = (*Analyse)(G, Worker);
+        O.Crashed = !Contained(Builder, [&] {
+          KernelGraph G = Builder->build(Kernels[K]);
+          O.Seconds = G.BuildSeconds;
+          G.forEachEvent(
+              [&](const Event &E) { O.Tcgen05 += E.K == Event::Kind::Tmem; });
+          O.Apply = (*Analyse)(G, Worker);
+        });
       }
     };
     std::vector<std::thread> Pool;
@@ -155,28 +179,37 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
     Work(0);
     for (std::thread &T : Pool)
       T.join();
-    for (Outcome &O : Outcomes) {
+    for (size_t K = 0; K < Kernels.size(); ++K) {
+      Outcome &O = Outcomes[K];
       GraphSeconds += O.Seconds;
       Result.Tcgen05Instructions += O.Tcgen05;
-      if (O.Apply)
+      if (O.Crashed)
+        NoteCrash(Kernels[K]);
+      else if (O.Apply)
         O.Apply();
     }
   } else {
-    PtxGraphBuilder Builder(M, Map, Limits);
+    std::optional<PtxGraphBuilder> Builder;
     for (unsigned F : Kernels) {
-      KernelGraph G = Builder.build(F);
-      GraphSeconds += G.BuildSeconds;
-      G.forEachEvent([&](const Event &E) {
-        Result.Tcgen05Instructions += E.K == Event::Kind::Tmem;
-      });
-      if (Analyse) {
-        if (std::function<void()> Apply = (*Analyse)(G, 0))
-          Apply();
-      } else if (OnKernel) {
-        OnKernel(G);
-      } else {
-        Result.Kernels.push_back(std::move(G));
+      std::function<void()> Apply;
+      if (!Contained(Builder, [&] {
+            KernelGraph G = Builder->build(F);
+            GraphSeconds += G.BuildSeconds;
+            G.forEachEvent([&](const Event &E) {
+              Result.Tcgen05Instructions += E.K == Event::Kind::Tmem;
+            });
+            if (Analyse)
+              Apply = (*Analyse)(G, 0);
+            else if (OnKernel)
+              OnKernel(G);
+            else
+              Result.Kernels.push_back(std::move(G));
+          })) {
+        NoteCrash(F);
+        continue;
       }
+      if (Apply)
+        Apply();
     }
   }
   Result.GraphSeconds = GraphSeconds;
