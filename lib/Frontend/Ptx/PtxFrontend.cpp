@@ -129,12 +129,18 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
   // that kernel, on whichever thread it ran: the builder, which the crash
   // may have left half-way, is made again for the next one. Where the
   // driver has not enabled crash recovery this runs \p Work unprotected.
-  auto Contained = [&](std::optional<PtxGraphBuilder> &Builder,
-                       function_ref<void()> Work) {
+  // The graph of kernel \p F is kept outside the protected frame, whose
+  // destructors a crash skips: it is freed, not leaked, either way.
+  auto Contained = [&](std::optional<PtxGraphBuilder> &Builder, unsigned F,
+                       function_ref<void(KernelGraph &)> Work) {
     if (!Builder)
       Builder.emplace(M, Map, Limits);
+    std::optional<KernelGraph> Graph;
     llvm::CrashRecoveryContext CRC;
-    if (CRC.RunSafely(Work))
+    if (CRC.RunSafely([&] {
+          Graph.emplace(Builder->build(F));
+          Work(*Graph);
+        }))
       return true;
     Builder.reset();
     return false;
@@ -164,8 +170,7 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
       std::optional<PtxGraphBuilder> Builder;
       for (size_t K; (K = Next.fetch_add(1)) < Kernels.size();) {
         Outcome &O = Outcomes[K];
-        O.Crashed = !Contained(Builder, [&] {
-          KernelGraph G = Builder->build(Kernels[K]);
+        O.Crashed = !Contained(Builder, Kernels[K], [&](KernelGraph &G) {
           O.Seconds = G.BuildSeconds;
           G.forEachEvent(
               [&](const Event &E) { O.Tcgen05 += E.K == Event::Kind::Tmem; });
@@ -192,8 +197,7 @@ TranslationUnitResult analyzeModule(StringRef Text, StringRef Path,
     std::optional<PtxGraphBuilder> Builder;
     for (unsigned F : Kernels) {
       std::function<void()> Apply;
-      if (!Contained(Builder, [&] {
-            KernelGraph G = Builder->build(F);
+      if (!Contained(Builder, F, [&](KernelGraph &G) {
             GraphSeconds += G.BuildSeconds;
             G.forEachEvent([&](const Event &E) {
               Result.Tcgen05Instructions += E.K == Event::Kind::Tmem;
