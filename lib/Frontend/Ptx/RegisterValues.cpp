@@ -1486,6 +1486,13 @@ PtxValue RegisterValues::operandAt(const ptx::Operand &O,
   return operand(O);
 }
 
+uint64_t RegisterValues::variableId(StringRef Reg) const {
+  auto [It, New] = VariableIds.try_emplace(Reg, 0);
+  if (New)
+    It->second = Ids.variable(InstanceKey, Reg);
+  return It->second;
+}
+
 PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   switch (O.K) {
   case ptx::Operand::Kind::Immediate:
@@ -1498,7 +1505,7 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
     // round a loop): unknown, but one value at each point that reads it.
     if (P.Defined && !P.V.Constant && !P.V.Term && !P.V.isSlotAddress() &&
         !P.V.isTmemAddress() && hasSeveralDefinitions(O.Text))
-      P.V.Term = StageTerm::variable(Ids.variable(InstanceKey, O.Text));
+      P.V.Term = StageTerm::variable(variableId(O.Text));
     return P;
   }
   case ptx::Operand::Kind::Symbol:
@@ -1762,8 +1769,13 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       L.Tid->Size + R.Tid->Size < 16) {
     // The fixpoint evaluates an instruction again with the same operand
     // expressions: the node and what its table says are computed once.
-    auto [Memo, New] = TidNodes.try_emplace(
-        std::make_tuple(Base.str(), Bits, Signed, L.Tid.get(), R.Tid.get()));
+    auto KeyOf = [](const TidExpr &E) -> TidOperandKey {
+      if (E.K == TidExpr::Kind::Constant)
+        return {nullptr, E.Value};
+      return {&E, 0};
+    };
+    auto [Memo, New] = TidNodes.try_emplace(std::make_tuple(
+        Base.str(), Bits, Signed, KeyOf(*L.Tid), KeyOf(*R.Tid)));
     TidNode &Node = Memo->second;
     if (New) {
       auto E = std::make_shared<TidExpr>();

@@ -276,6 +276,10 @@ private:
   /// Tells this instance's registers apart from another instance's when
   /// they stand for a stage variable (StageTerm.h).
   unsigned InstanceKey;
+  /// Ids.variable(InstanceKey, register), by register: operand() asks for
+  /// it at every read of a register set in several places.
+  mutable llvm::StringMap<uint64_t> VariableIds;
+  uint64_t variableId(llvm::StringRef Reg) const;
   llvm::StringMap<PtxValue> Values;
   llvm::StringMap<unsigned> DefCount;
   /// Values proved per thread (refineByThread): they replace the join of
@@ -311,8 +315,11 @@ private:
     bool IsWarp = false, WarpUniform = false;
     std::optional<bool> LaneVariant;
   };
+  /// An operand of a memoised node: a constant by its value (constants are
+  /// made afresh at each evaluation), any other node by its address.
+  using TidOperandKey = std::pair<const TidExpr *, int64_t>;
   mutable std::map<
-      std::tuple<std::string, unsigned, bool, const TidExpr *, const TidExpr *>,
+      std::tuple<std::string, unsigned, bool, TidOperandKey, TidOperandKey>,
       TidNode>
       TidNodes;
 };
