@@ -1699,6 +1699,19 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
                     : Uniformity::Unknown;
     if (Src.Uniform == Uniformity::CtaUniform)
       V.Constant = Src.Constant;
+    // `__shfl_sync(~0u, threadIdx.x / 32, 0)` (CUTLASS's
+    // canonical_warp_idx_sync): each warp gets lane L's value, and the warp
+    // index stays the warp index.
+    bool SrcExact = false;
+    ThreadValuesPtr ST = perThreadOf(Src, SrcExact);
+    if (!V.Constant && ST && SrcExact && Lane.Constant && *Lane.Constant >= 0 &&
+        *Lane.Constant < 32) {
+      auto Out = std::make_shared<ThreadValues>(BlockThreads);
+      for (unsigned T = 0; T < BlockThreads; ++T)
+        (*Out)[T] = (*ST)[(T & ~31u) + unsigned(*Lane.Constant)];
+      setPerThread(V, std::move(Out), /*Exact=*/true);
+      V.IsWarpIndex = Src.IsWarpIndex;
+    }
     return V;
   }
   // min/max: uniform when both operands are; CUDA's integer overloads end
@@ -1777,33 +1790,138 @@ AbstractValue ValueEvaluator::evaluateSingleReturn(const CallExpr *CE,
     if (Body && !Single)
       Single = electionHelperReturn(*Body);
     if (const ReturnStmt *Ret = Single)
-      if (Ret->getRetValue() && Depth < MaxEvalDepth) {
-        auto Callee = std::make_unique<Frame>();
-        Callee->Function = Def;
-        Callee->Parent = &F;
-        Callee->Id = F.Id;
-        // A member function's object (`storage.full_barrier_.data()`, an
-        // operator's first argument) is `this`, not a parameter.
-        unsigned First = 0;
-        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-          Callee->This = MC->getImplicitObjectArgument();
-        } else if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-                   MD && MD->isInstance() && isa<CXXOperatorCallExpr>(CE) &&
-                   CE->getNumArgs() > 0) {
-          Callee->This = CE->getArg(0);
-          First = 1;
-        }
-        if (Callee->This)
-          Callee->ObjectKey = objectKey(Callee->This, F);
-        for (unsigned I = 0;
-             I < Def->getNumParams() && I + First < CE->getNumArgs(); ++I)
-          Callee->Args[Def->getParamDecl(I)] = CE->getArg(I + First);
-        const Frame &Ref = *Callee;
-        HelperFrames.push_back(std::move(Callee));
-        return evaluateImpl(Ret->getRetValue(), Ref, Depth + 1);
-      }
+      if (Ret->getRetValue() && Depth < MaxEvalDepth)
+        return evaluateImpl(Ret->getRetValue(), helperFrame(CE, Def, F),
+                            Depth + 1);
+    if (Body && !Single && Depth < MaxEvalDepth &&
+        CE->getType()->isIntegralOrEnumerationType())
+      if (std::optional<AbstractValue> V =
+              evaluateReturnChain(*Body, helperFrame(CE, Def, F), Depth + 1))
+        return *V;
   }
   return Unknown;
+}
+
+const Frame &ValueEvaluator::helperFrame(const CallExpr *CE,
+                                         const FunctionDecl *Def,
+                                         const Frame &F) {
+  auto Callee = std::make_unique<Frame>();
+  Callee->Function = Def;
+  Callee->Parent = &F;
+  Callee->Id = F.Id;
+  // A member function's object (`storage.full_barrier_.data()`, an
+  // operator's first argument) is `this`, not a parameter.
+  unsigned First = 0;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    Callee->This = MC->getImplicitObjectArgument();
+  } else if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+             MD && MD->isInstance() && isa<CXXOperatorCallExpr>(CE) &&
+             CE->getNumArgs() > 0) {
+    Callee->This = CE->getArg(0);
+    First = 1;
+  }
+  if (Callee->This)
+    Callee->ObjectKey = objectKey(Callee->This, F);
+  for (unsigned I = 0; I < Def->getNumParams() && I + First < CE->getNumArgs();
+       ++I)
+    Callee->Args[Def->getParamDecl(I)] = CE->getArg(I + First);
+  HelperFrames.push_back(std::move(Callee));
+  return *HelperFrames.back();
+}
+
+std::optional<AbstractValue>
+ValueEvaluator::evaluateReturnChain(const CompoundStmt &Body,
+                                    const Frame &Callee, unsigned Depth) {
+  // The form: local declarations, `if (test) return value;` (no else, no
+  // init statement), and a last `return value;`. Anything else (loops,
+  // assignments, other statements) is not a decision chain.
+  auto ReturnOf = [](const Stmt *S) -> const Expr * {
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+      S = CS->size() == 1 ? CS->body_front() : nullptr;
+    const auto *R = dyn_cast_or_null<ReturnStmt>(S);
+    return R ? R->getRetValue() : nullptr;
+  };
+  if (Body.body_empty() || !ReturnOf(Body.body_back()))
+    return std::nullopt;
+  std::vector<std::pair<const Expr *, const Expr *>> Arms; // test, value
+  for (const Stmt *S : Body.body()) {
+    if (isa<NullStmt>(S))
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !VD->getInit() || VD->isStaticLocal() || isModified(VD))
+          return std::nullopt;
+      }
+      continue;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      const Expr *Value = ReturnOf(If->getThen());
+      if (!Value || If->getElse() || If->getInit() ||
+          If->getConditionVariable() || If->isConsteval())
+        return std::nullopt;
+      Arms.push_back({If->getCond(), Value});
+      continue;
+    }
+    if (S != Body.body_back())
+      return std::nullopt;
+    Arms.push_back({nullptr, ReturnOf(S)});
+  }
+  if (Arms.size() < 2)
+    return std::nullopt;
+
+  AbstractValue V;
+  V.Uniform = Uniformity::CtaUniform;
+  bool Exact = true;
+  std::optional<int64_t> Same; // the result when every arm gives it
+  bool AllSame = true;
+  auto Result = std::make_shared<ThreadValues>(BlockThreads, 0);
+  std::vector<uint8_t> Decided(BlockThreads, 0);
+  for (auto [Test, Value] : Arms) {
+    AbstractValue R = evaluateImpl(Value, Callee, Depth + 1);
+    V.Uniform = join(V.Uniform, R.Uniform);
+    if (!R.Constant || (Same && *Same != *R.Constant))
+      AllSame = false;
+    else
+      Same = R.Constant;
+    bool RE = false, TE = true;
+    ThreadValuesPtr RT = perThreadOf(R, RE), TT;
+    if (Test) {
+      AbstractValue C = evaluateImpl(Test, Callee, Depth + 1);
+      V.Uniform = join(V.Uniform, C.Uniform);
+      TT = perThreadOf(C, TE);
+    }
+    Exact = Exact && RT && RE && (!Test || (TT && TE));
+    if (!Exact)
+      continue;
+    for (unsigned T = 0; T < BlockThreads; ++T)
+      if (!Decided[T] && (!TT || (*TT)[T])) {
+        (*Result)[T] = (*RT)[T];
+        Decided[T] = 1;
+      }
+  }
+  if (Exact) {
+    // Thread by thread: a constant, a value per warp, or per lane.
+    bool Constant =
+        llvm::all_of(*Result, [&](int64_t X) { return X == Result->front(); });
+    if (Constant) {
+      AbstractValue C;
+      C.Uniform = Uniformity::CtaUniform;
+      C.Constant = Result->front();
+      return C;
+    }
+    V = AbstractValue();
+    setPerThread(V, std::move(Result), /*Exact=*/true);
+    V.Uniform =
+        V.LaneVariant ? Uniformity::ThreadVariant : Uniformity::WarpUniform;
+    return V;
+  }
+  if (AllSame && Same) { // whichever arm is taken
+    V = AbstractValue();
+    V.Uniform = Uniformity::CtaUniform;
+    V.Constant = Same;
+  }
+  return V;
 }
 
 std::optional<int64_t> ValueEvaluator::variableElement(const Expr *E,

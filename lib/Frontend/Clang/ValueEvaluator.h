@@ -131,6 +131,19 @@ private:
   /// parameters bound to the arguments; unknown for other calls.
   AbstractValue evaluateSingleReturn(const clang::CallExpr *CE, const Frame &F,
                                      unsigned Depth);
+  /// The frame of helper \p Def called by \p CE from \p F: its parameters
+  /// bound to the arguments, its object to the call's (kept alive in
+  /// HelperFrames).
+  const Frame &helperFrame(const clang::CallExpr *CE,
+                           const clang::FunctionDecl *Def, const Frame &F);
+  /// A helper that decides its result by a chain of early returns
+  /// (`int wg = warp / 4; if (wg == 0) return Softmax0; ... return Empty;`,
+  /// CUTLASS's warp_idx_to_WarpRole): its value thread by thread when every
+  /// test and result is known so, else as uniform as they all are.
+  /// std::nullopt when \p Body is not of that form.
+  std::optional<AbstractValue>
+  evaluateReturnChain(const clang::CompoundStmt &Body, const Frame &Callee,
+                      unsigned Depth);
   /// \p Base (a slot address written as \p BaseExpr) moved by \p Addend
   /// elements of the pointee, or bytes when \p BaseExpr is an integer.
   AbstractValue offsetSlot(const AbstractValue &Base,
