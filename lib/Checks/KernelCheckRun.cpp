@@ -6,6 +6,8 @@
 
 #include "tmemcheck/Checks/KernelCheckRun.h"
 
+#include "tmemcheck/Analysis/CorrelatedSplits.h"
+
 namespace tmemcheck {
 
 KernelCheckResult
@@ -15,11 +17,32 @@ runKernelChecks(AnalysisContext &Ctx,
   KernelCheckResult Result;
   KernelBudget &Budget = Ctx.budget();
   FindingSink Sink;
-  for (const std::unique_ptr<Check> &C : Checks) {
-    // A check that is cut short leaves the rest of the budget to nobody.
-    if (Budget.exhausted())
-      break;
-    C->checkKernel(Ctx, Sink);
+  auto RunChecks = [&](AnalysisContext &On) {
+    for (const std::unique_ptr<Check> &C : Checks) {
+      // A check that is cut short leaves the rest of the budget to nobody.
+      if (On.budget().exhausted())
+        break;
+      C->checkKernel(On, Sink);
+    }
+  };
+  // Conditions tested more than once on one value: once per assumption
+  // about them, each run on the paths a thread can take under it.
+  std::vector<std::string> Shared = sharedConditionValues(Ctx.graph());
+  if (Shared.empty()) {
+    RunChecks(Ctx);
+  } else {
+    for (unsigned A = 0; A < (1u << Shared.size()); ++A) {
+      KernelGraph Assumed = assumeConditionValues(Ctx.graph(), Shared, A);
+      AnalysisContext Split(Assumed, Budget);
+      RunChecks(Split);
+      if (Split.budget().wasExhausted()) {
+        if (Split.budget().why() == KernelBudget::Exhaustion::Time)
+          Budget.timeRanOut();
+        else
+          Budget.loopBoundReached();
+        break;
+      }
+    }
   }
   if (AlsoCompute && !Budget.exhausted())
     AlsoCompute(Ctx);

@@ -194,6 +194,14 @@ struct Block {
   /// with the same key decide the same way in a thread wherever they are
   /// (CorrelatedBranches). C++ text such as `i < n` may change its value.
   bool BranchKeyIsValue = false;
+  /// C++: the CTA-uniform condition's value, named so that two branches
+  /// with the same name decide the same way in a thread wherever they are
+  /// (ValueEvaluator::valueKey: kernel parameters, constants, locals set
+  /// once from them); empty when the condition reads anything else. The
+  /// checks run once per assumption about the names that several branches
+  /// share (CorrelatedSplits), so no finding rests on a path that takes
+  /// `if (use_tmem)` one way and a later `if (use_tmem)` the other.
+  std::string ValueKey;
   /// The branch is the condition of a loop (for/while/do): lanes leaving a
   /// loop at different iterations reconverge after it.
   bool BranchIsLoop = false;

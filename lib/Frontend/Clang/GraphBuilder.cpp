@@ -426,6 +426,9 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
             Blk.LoopRunsAtLeastOnce = *N >= 1 && B->succ_size() == 2;
         Blk.BranchLoc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
                                     CondExpr->getSourceRange());
+        if (Blk.BranchUniformity == Uniformity::CtaUniform)
+          if (std::optional<std::string> Key = Eval.valueKey(Decided, F))
+            Blk.ValueKey = std::move(*Key);
         bool Invalid = false;
         llvm::StringRef Text = Lexer::getSourceText(
             CharSourceRange::getTokenRange(CondExpr->getSourceRange()),

@@ -1802,6 +1802,97 @@ AbstractValue ValueEvaluator::evaluateSingleReturn(const CallExpr *CE,
   return Unknown;
 }
 
+std::optional<std::string>
+ValueEvaluator::valueKey(const Expr *E, const Frame &F, unsigned Depth) {
+  if (!E || Depth > MaxEvalDepth)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  if (E->getType().isNull() || E->isTypeDependent() || E->isValueDependent() ||
+      E->getType().isVolatileQualified())
+    return std::nullopt;
+  if (E->isPRValue() && E->getType()->isIntegralOrEnumerationType())
+    if (std::optional<int64_t> C = constantInt(E))
+      return std::to_string(*C);
+  if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return valueKey(S->getReplacement(), F, Depth + 1);
+  if (const auto *CE = dyn_cast<ConstantExpr>(E))
+    return valueKey(CE->getSubExpr(), F, Depth + 1);
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+      return valueKey(Cast->getSubExpr(), F, Depth + 1);
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean:
+    case CK_BooleanToSignedIntegral:
+    case CK_IntegralToFloating:
+    case CK_FloatingToIntegral:
+    case CK_FloatingToBoolean:
+    case CK_FloatingCast:
+      if (std::optional<std::string> K =
+              valueKey(Cast->getSubExpr(), F, Depth + 1))
+        return "(" +
+               Cast->getType().getCanonicalType().getAsString(
+                   Ctx.getPrintingPolicy()) +
+               ")" + *K;
+      return std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    UnaryOperatorKind Op = UO->getOpcode();
+    if (Op != UO_LNot && Op != UO_Not && Op != UO_Minus && Op != UO_Plus)
+      return std::nullopt;
+    if (std::optional<std::string> K = valueKey(UO->getSubExpr(), F, Depth + 1))
+      return UnaryOperator::getOpcodeStr(Op).str() + "(" + *K + ")";
+    return std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->isCommaOp() || BO->isPtrMemOp())
+      return std::nullopt;
+    std::optional<std::string> L = valueKey(BO->getLHS(), F, Depth + 1);
+    std::optional<std::string> R =
+        L ? valueKey(BO->getRHS(), F, Depth + 1) : std::nullopt;
+    if (!R)
+      return std::nullopt;
+    return "(" + *L + BO->getOpcodeStr().str() + *R + ")";
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<std::string> C = valueKey(CO->getCond(), F, Depth + 1);
+    std::optional<std::string> T =
+        C ? valueKey(CO->getTrueExpr(), F, Depth + 1) : std::nullopt;
+    std::optional<std::string> Fl =
+        T ? valueKey(CO->getFalseExpr(), F, Depth + 1) : std::nullopt;
+    if (!Fl)
+      return std::nullopt;
+    return "(" + *C + "?" + *T + ":" + *Fl + ")";
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return std::nullopt;
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+    return std::to_string(EC->getInitVal().getExtValue());
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || !VD->getType()->isScalarType() || VD->getType()->isPointerType() ||
+      VD->getType()->isReferenceType() || VD->hasAttr<CUDASharedAttr>() ||
+      isModified(VD))
+    return std::nullopt;
+  const Frame &DF = declaringFrame(VD, F);
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    // A helper's parameter is its argument, as the caller computed it.
+    auto It = DF.Args.find(P);
+    if (It != DF.Args.end() && DF.Parent)
+      return valueKey(It->second, *DF.Parent, Depth + 1);
+    if (DF.Parent || !DF.Function)
+      return std::nullopt;
+    return P->getName().str();
+  }
+  if (!VD->hasLocalStorage() || VD->isStaticLocal() || !VD->getInit())
+    return std::nullopt;
+  return valueKey(VD->getInit(), DF, Depth + 1);
+}
+
 const Frame &ValueEvaluator::helperFrame(const CallExpr *CE,
                                          const FunctionDecl *Def,
                                          const Frame &F) {

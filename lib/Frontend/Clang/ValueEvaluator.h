@@ -76,6 +76,16 @@ public:
 
   AbstractValue evaluate(const clang::Expr *E, const Frame &F);
 
+  /// A name for the value of \p E in \p F that stays the same wherever it
+  /// is evaluated in the kernel (Block::ValueKey): made of constants, the
+  /// entry point's scalar parameters while nothing writes them, helper
+  /// parameters bound to such values, and locals that nothing changes after
+  /// an initialiser of that kind (named by that initialiser). std::nullopt
+  /// when \p E reads anything else (memory, a field, a call, a variable the
+  /// program changes, the thread's identity).
+  std::optional<std::string> valueKey(const clang::Expr *E, const Frame &F,
+                                      unsigned Depth = 0);
+
   /// For an lvalue \p E naming one element of a one-dimensional local array
   /// (`regs[3]`, possibly through reference parameters): the element's
   /// constant index; std::nullopt otherwise.
