@@ -123,7 +123,8 @@ private:
   /// unknown one stays as written, so the word fails to decode visibly).
   StringRef wordSpelling(size_t Begin) {
     StringRef W = Text.slice(Begin, Pos);
-    if (!W.contains('%'))
+    // Only asm templates put '%' inside a word (scanWordTail).
+    if (!InlineAsm || !W.contains('%'))
       return W;
     std::string Word;
     for (size_t I = 0; I < W.size();) {

@@ -63,18 +63,25 @@ public:
     Live.push_back({Name.str(), Parametric, Count, Depth, Scope});
   }
 
-  /// The depth and scope of the innermost live declaration of \p Name.
-  std::optional<std::pair<unsigned, unsigned>>
-  declaredIn(StringRef Name) const {
+  /// The scope of the innermost live declaration of \p Name if that
+  /// declaration was made deeper than \p MinDepth. Live is ordered by
+  /// depth (deeper scopes are popped before shallower ones declare
+  /// more), so only its tail of deep entries needs looking at; in most
+  /// function bodies it is empty.
+  std::optional<unsigned> declaredDeeperThan(StringRef Name,
+                                             unsigned MinDepth) const {
+    if (Live.empty() || Live.back().Depth <= MinDepth)
+      return std::nullopt;
     StringRef Prefix = Name.rtrim("0123456789");
     unsigned Index = 0;
     bool Indexed = Prefix.size() < Name.size() &&
                    !Name.drop_front(Prefix.size()).getAsInteger(10, Index);
-    for (auto It = Live.rbegin(); It != Live.rend(); ++It)
+    for (auto It = Live.rbegin(); It != Live.rend() && It->Depth > MinDepth;
+         ++It)
       if ((!It->Parametric && It->Name == Name) ||
           (It->Parametric && Indexed && It->Name == Prefix &&
            Index < It->Count))
-        return std::make_pair(It->Depth, It->Scope);
+        return It->Scope;
     return std::nullopt;
   }
 
@@ -223,8 +230,9 @@ private:
 /// which no PTX identifier contains (operandDisplayName drops it).
 std::string Parser::registerName(StringRef Spelling) const {
   const unsigned FunctionDepth = M ? 1 : 0;
-  if (auto D = Regs.declaredIn(Spelling); D && D->first > FunctionDepth)
-    return (Spelling + "#" + Twine(D->second)).str();
+  if (std::optional<unsigned> S =
+          Regs.declaredDeeperThan(Spelling, FunctionDepth))
+    return (Spelling + "#" + Twine(*S)).str();
   return Spelling.str();
 }
 
@@ -1143,11 +1151,8 @@ bool Parser::parseOperandList(Instruction &I) {
 }
 
 void Parser::parseInstruction() {
-  Instruction I;
-  I.ScopeDepth = Depth;
-  I.Scope = ScopeStack.back();
   unsigned Begin = cur().Offset;
-
+  std::optional<Guard> Pred;
   if (cur().isPunct('@')) {
     advance();
     Guard G;
@@ -1169,7 +1174,7 @@ void Parser::parseInstruction() {
                            : PT.Spelling;
     G.Predicate.AsmOperandIndex = PT.AsmIndex;
     G.Predicate.Range = {PT.Offset, PT.Length};
-    I.Pred = std::move(G);
+    Pred = std::move(G);
     advance();
   }
 
@@ -1180,14 +1185,24 @@ void Parser::parseInstruction() {
     skipStatement();
     return;
   }
-  I.Opcode = OpTok.Spelling;
+  // Built in place: an Instruction is large (its parts are inline), moving
+  // one costs as much as filling it.
+  Instruction &I = Out.Instructions.emplace_back();
+  I.ScopeDepth = Depth;
+  I.Scope = ScopeStack.back();
+  I.Pred = std::move(Pred);
+  StringRef Opcode = OpTok.Spelling;
+  I.Opcode.assign(Opcode.data(), Opcode.size());
   I.OpcodeRange = {OpTok.Offset, OpTok.Length};
-  SmallVector<StringRef, 8> Parts;
-  StringRef(I.Opcode).split(Parts, '.');
-  for (StringRef Part : Parts) {
+  for (size_t From = 0;;) {
+    size_t Dot = Opcode.find('.', From);
+    StringRef Part = Opcode.slice(From, Dot);
     if (Part.empty())
-      diag(Sev::Warning, "empty modifier in opcode '" + I.Opcode + "'", OpTok);
-    I.Parts.push_back(Part.str());
+      diag(Sev::Warning, "empty modifier in opcode '" + Opcode + "'", OpTok);
+    I.Parts.emplace_back(Part.data(), Part.size());
+    if (Dot == StringRef::npos)
+      break;
+    From = Dot + 1;
   }
   advance();
 
@@ -1197,9 +1212,8 @@ void Parser::parseInstruction() {
   I.Range = {Begin, End - Begin};
   if (!Clean || !isKnownOpcodeBase(I.base())) {
     if (Out.UnknownInstructions++ == 0)
-      Out.FirstUnknown = int(Out.Instructions.size());
+      Out.FirstUnknown = int(Out.Instructions.size() - 1);
   }
-  Out.Instructions.push_back(std::move(I));
 }
 
 void Parser::run() {
