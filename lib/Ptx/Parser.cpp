@@ -2,7 +2,7 @@
 //
 // Part of tmemcheck.
 //
-// The parser works on the token vector produced by lexPtx(). Statements are
+// The parser reads the tokens of a Lexer as it goes. Statements are
 // handled by an iterative loop: `{` / `}` at statement level only change a
 // depth counter, so deep nesting cannot overflow the stack. Operand parsing
 // recurses, but only to a small fixed depth (vectors of addresses).
@@ -130,19 +130,79 @@ private:
   StringMap<SmallVector<unsigned, 1>> ParamCounts;
 };
 
-/// Recursive-descent parser over the token vector; statement level is an
+/// The parser's view of the tokens: lexed on demand, a chunk at a time.
+/// Chunks never move, so a reference to a token stays valid while a
+/// statement is parsed; those the parser has passed are recycled, so a
+/// large module never holds all of its tokens (they would take several
+/// times the memory of the text).
+class TokenStream {
+public:
+  explicit TokenStream(Lexer &L) : L(L) {}
+
+  /// Token \p I of the text; past the End token, the End token.
+  const Token &operator[](size_t I) {
+    if (LLVM_LIKELY(I < Lexed))
+      return Chunks[I >> ChunkBits][I & (ChunkSize - 1)];
+    return lexUpTo(I);
+  }
+
+  /// Lets the chunks wholly before token \p I be reused.
+  void releaseBefore(size_t I) {
+    for (size_t C = I >> ChunkBits; FirstLive < C; ++FirstLive) {
+      Free.push_back(Chunks[FirstLive]);
+      Chunks[FirstLive] = nullptr;
+    }
+  }
+
+private:
+  static constexpr unsigned ChunkBits = 9;
+  static constexpr size_t ChunkSize = size_t(1) << ChunkBits;
+
+  Lexer &L;
+  std::vector<Token *> Chunks; ///< by chunk number; null once released.
+  std::vector<std::unique_ptr<Token[]>> Storage;
+  std::vector<Token *> Free;
+  size_t FirstLive = 0; ///< the first chunk not released.
+  size_t Lexed = 0;     ///< tokens lexed so far.
+
+  const Token &lexUpTo(size_t I) {
+    while (I >= Lexed && !L.done()) {
+      Token *Chunk;
+      if (Free.empty()) {
+        Storage.push_back(std::make_unique<Token[]>(ChunkSize));
+        Chunk = Storage.back().get();
+      } else {
+        Chunk = Free.back();
+        Free.pop_back();
+      }
+      Chunks.push_back(Chunk);
+      Lexed += L.lex(Chunk, ChunkSize);
+    }
+    if (I >= Lexed)
+      I = Lexed - 1; // the End token
+    return Chunks[I >> ChunkBits][I & (ChunkSize - 1)];
+  }
+};
+
+/// Recursive-descent parser over the token stream; statement level is an
 /// iterative loop.
 class Parser {
 public:
-  Parser(TokenList Tokens, ParsedAsm &Out, ParsedModule *Module = nullptr)
-      : Toks(std::move(Tokens.Tokens)), Rewritten(std::move(Tokens.Rewritten)),
-        Out(Out), M(Module) {}
+  Parser(Lexer &L, StringRef Text, ParsedAsm &Out,
+         ParsedModule *Module = nullptr)
+      : Lex(L), Toks(L), Text(Text), Out(Out), M(Module) {
+    Cur = &Toks[0];
+  }
 
   void run();
 
 private:
-  std::vector<Token> Toks;
-  std::deque<std::string> Rewritten; ///< spellings Toks point into
+  Lexer &Lex;
+  TokenStream Toks;
+  StringRef Text;
+  /// Toks[P], and the end of Toks[P - 1] (0 at the start).
+  const Token *Cur = nullptr;
+  unsigned PrevEnd = 0;
 
   ParsedAsm &Out;
   ParsedModule *M; ///< set in module mode.
@@ -157,16 +217,16 @@ private:
   /// the whole text, is always there).
   SmallVector<unsigned, 8> ScopeStack = {0};
 
-  const Token &cur() const { return Toks[P]; }
-  const Token &peekTok(size_t Ahead = 1) const {
-    return Toks[std::min(P + Ahead, Toks.size() - 1)];
-  }
+  const Token &cur() const { return *Cur; }
+  const Token &peekTok(size_t Ahead = 1) { return Toks[P + Ahead]; }
   bool atEnd() const { return cur().is(Token::Kind::End); }
   void advance() {
-    if (!atEnd())
-      ++P;
+    if (!atEnd()) {
+      PrevEnd = Cur->end();
+      Cur = &Toks[++P];
+    }
   }
-  unsigned prevEnd() const { return P == 0 ? 0 : Toks[P - 1].end(); }
+  unsigned prevEnd() const { return PrevEnd; }
 
   void diag(Sev Level, const Twine &Msg, const Token &At) {
     diag(Level, Msg, TextRange{At.Offset, At.Length});
@@ -861,8 +921,21 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
   Operand O;
   O.Range = {Begin, T.end() - Begin};
   StringRef S = T.Spelling;
-  O.Text = (Negative ? "-" : "") + S.str();
+  if (Negative)
+    O.Text = '-';
+  O.Text.append(S.data(), S.size());
   O.K = Operand::Kind::Immediate;
+
+  // The common case, a short decimal literal: no radix or suffix to look
+  // for, no overflow possible.
+  if (S.size() <= 18 && (S[0] != '0' || S.size() == 1) &&
+      all_of(S, [](char C) { return isDigit(C); })) {
+    int64_t Value = 0;
+    for (char C : S)
+      Value = Value * 10 + (C - '0');
+    O.Imm = Negative ? -Value : Value;
+    return O;
+  }
 
   auto Fail = [&](const Twine &Msg) {
     diag(Sev::Error, Msg, O.Range);
@@ -1117,6 +1190,8 @@ bool Parser::parseOperandList(Instruction &I) {
   if (EndsWithoutSemicolon())
     return MissingSemi();
 
+  // Most instructions have two to four operands: one allocation.
+  I.Operands.reserve(4);
   while (true) {
     std::optional<Operand> Op = parseOperand(0);
     if (!Op) {
@@ -1219,9 +1294,10 @@ void Parser::parseInstruction() {
 void Parser::run() {
   // At most one instruction per ';': reserving saves moving the
   // instructions of a large module as the vector grows.
-  Out.Instructions.reserve(llvm::count_if(
-      Toks, [](const Token &T) { return T.isPunct(';'); }));
+  Out.Instructions.reserve(llvm::count(Text, ';'));
   while (!atEnd()) {
+    // No reference into the tokens lives from one statement to the next.
+    Toks.releaseBefore(P);
     const Token &T = cur();
     if (T.isPunct(';')) {
       advance();
@@ -1295,9 +1371,8 @@ void Parser::run() {
   // Bytes the lexer could not read (diagnosed there, perhaps past the
   // diagnostics cap) are errors of the function they are in too.
   if (M)
-    for (const Token &T : Toks)
-      if (T.is(Token::Kind::Invalid))
-        chargeError("unexpected characters in PTX text", {T.Offset, T.Length});
+    for (TextRange R : Lex.invalidRanges())
+      chargeError("unexpected characters in PTX text", R);
   resolveLabels();
 }
 
@@ -1331,8 +1406,14 @@ ParsedAsm parse(StringRef Text, bool InlineAsm,
                 ArrayRef<AsmOperandInfo> Operands,
                 ParsedModule *Module = nullptr) {
   ParsedAsm Out;
-  TokenList Tokens = lexPtx(Text, InlineAsm, Operands, Out.Diagnostics);
-  Parser(std::move(Tokens), Out, Module).run();
+  Lexer L(Text, InlineAsm, Operands);
+  Parser(L, Text, Out, Module).run();
+  // The lexer's diagnostics first, then the parser's, under one cap, as
+  // if the text had been lexed before it was parsed.
+  std::vector<ParseDiagnostic> ParserDiags = std::move(Out.Diagnostics);
+  Out.Diagnostics = std::move(L.diagnostics());
+  for (ParseDiagnostic &D : ParserDiags)
+    addDiagnostic(Out.Diagnostics, D.Level, std::move(D.Message), D.Range);
   return Out;
 }
 
