@@ -216,6 +216,9 @@ private:
   /// The `{ }` scopes open at the current point, innermost last (scope 0,
   /// the whole text, is always there).
   SmallVector<unsigned, 8> ScopeStack = {0};
+  /// The `bra` instructions (indices into Out.Instructions), for
+  /// resolveLabels.
+  std::vector<unsigned> Branches;
 
   const Token &cur() const { return *Cur; }
   const Token &peekTok(size_t Ahead = 1) { return Toks[P + Ahead]; }
@@ -280,6 +283,7 @@ private:
   std::optional<Operand> parseOperand(unsigned OpDepth);
   std::optional<Operand> parseAddress(unsigned OpDepth);
   std::optional<Operand> parseVector(unsigned OpDepth);
+  unsigned countItems();
   std::string registerName(StringRef Spelling) const;
   Operand makeNumber(const Token &T, bool Negative, unsigned Begin);
 };
@@ -1048,6 +1052,43 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
   return A;
 }
 
+/// How many operands the list at the current token has: the ',' and '|'
+/// outside brackets up to the ';' or the bracket that closes the list, on
+/// the tokens ahead (which are lexed anyway), so that the operands go to
+/// one allocation of the right size. Only a capacity: a malformed list
+/// gets a guess.
+unsigned Parser::countItems() {
+  unsigned N = 1, Nest = 0;
+  for (size_t I = P, E = P + 1024; I < E; ++I) {
+    const Token &T = Toks[I];
+    if (T.is(Token::Kind::End))
+      break;
+    if (!T.is(Token::Kind::Punct))
+      continue;
+    switch (T.Spelling[0]) {
+    case '[':
+    case '{':
+    case '(':
+      ++Nest;
+      break;
+    case ']':
+    case '}':
+    case ')':
+      if (Nest == 0)
+        return N;
+      --Nest;
+      break;
+    case ',':
+    case '|':
+      N += Nest == 0;
+      break;
+    case ';':
+      return N;
+    }
+  }
+  return N;
+}
+
 std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
   unsigned Begin = cur().Offset;
   char Close = cur().isPunct('(') ? ')' : '}';
@@ -1059,6 +1100,7 @@ std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
     V.Range = {Begin, prevEnd() - Begin};
     return V;
   }
+  V.Elements.reserve(countItems());
   while (true) {
     std::optional<Operand> E = parseOperand(OpDepth + 1);
     if (E)
@@ -1190,8 +1232,7 @@ bool Parser::parseOperandList(Instruction &I) {
   if (EndsWithoutSemicolon())
     return MissingSemi();
 
-  // Most instructions have two to four operands: one allocation.
-  I.Operands.reserve(4);
+  I.Operands.reserve(countItems());
   while (true) {
     std::optional<Operand> Op = parseOperand(0);
     if (!Op) {
@@ -1279,6 +1320,8 @@ void Parser::parseInstruction() {
       break;
     From = Dot + 1;
   }
+  if (I.Parts[0] == "bra")
+    Branches.push_back(Out.Instructions.size() - 1);
   advance();
 
   bool Clean = parseOperandList(I);
@@ -1384,8 +1427,9 @@ void Parser::resolveLabels() {
     ByScope.try_emplace({Out.Labels[L].Scope, Out.Labels[L].Name}, L);
   if (ByScope.empty())
     return;
-  for (Instruction &I : Out.Instructions) {
-    if (I.base() != "bra" || I.Operands.size() != 1 || !I.Operands[0].isLeaf())
+  for (unsigned B : Branches) {
+    Instruction &I = Out.Instructions[B];
+    if (I.Operands.size() != 1 || !I.Operands[0].isLeaf())
       continue;
     StringRef Name = I.Operands[0].Text;
     for (unsigned S = I.Scope, Steps = 0;
