@@ -1310,6 +1310,9 @@ void Parser::parseInstruction() {
   StringRef Opcode = OpTok.Spelling;
   I.Opcode.assign(Opcode.data(), Opcode.size());
   I.OpcodeRange = {OpTok.Offset, OpTok.Length};
+  // Long opcodes (cp.async.bulk.tensor...) have more parts than fit
+  // inline: one allocation of the right size rather than doubling.
+  I.Parts.reserve(Opcode.count('.') + 1);
   for (size_t From = 0;;) {
     size_t Dot = Opcode.find('.', From);
     StringRef Part = Opcode.slice(From, Dot);
