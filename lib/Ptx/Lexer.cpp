@@ -91,6 +91,7 @@ void Lexer::push(Token::Kind K, size_t Begin, StringRef Spelling,
   T.Offset = unsigned(Begin);
   T.Length = unsigned(Pos - Begin);
   T.NewlineBefore = SawNewline;
+  T.PunctChar = K == Token::Kind::Punct ? Spelling[0] : '\0';
   T.AsmIndex = AsmIndex;
   SawNewline = false;
   if (K == Token::Kind::Invalid)
@@ -100,9 +101,12 @@ void Lexer::push(Token::Kind K, size_t Begin, StringRef Spelling,
 /// Consumes word characters (and `::` pairs) starting at Pos.
 void Lexer::scanWordTail() {
   while (true) {
-    while (Pos < Size && isWordChar(Buf[Pos]))
-      ++Pos;
-    if (Pos >= Size)
+    // (A local cursor: the member would be stored on every byte.)
+    const char *P = Buf + Pos, *E = Buf + Size;
+    while (P != E && isWordChar(*P))
+      ++P;
+    Pos = P - Buf;
+    if (P == E)
       return;
     char C = Buf[Pos];
     if (C == ':' && peek(1) == ':') {
@@ -159,13 +163,15 @@ StringRef Lexer::wordSpelling(size_t Begin) {
 /// Skips blanks and comments. Returns false at end of input.
 bool Lexer::skipSpaceAndComments() {
   while (Pos < Size) {
-    char C = Buf[Pos];
-    if (isSpace(C)) {
-      if (C == '\n')
-        SawNewline = true;
-      ++Pos;
-      continue;
-    }
+    const char *P = Buf + Pos, *E = Buf + Size;
+    bool Newline = false;
+    while (P != E && isSpace(*P))
+      Newline |= *P++ == '\n';
+    SawNewline |= Newline;
+    Pos = P - Buf;
+    if (P == E)
+      return false;
+    char C = *P;
     if (C == '/' && peek(1) == '/') {
       size_t NL = Text.find('\n', Pos);
       Pos = NL == StringRef::npos ? Text.size() : NL;
@@ -312,9 +318,10 @@ void Lexer::lexOne() {
     return;
   }
   if (Class & CDigit) {
-    ++Pos;
-    while (Pos < Size && isWordChar(Buf[Pos]))
-      ++Pos;
+    const char *P = Buf + Pos + 1, *E = Buf + Size;
+    while (P != E && isWordChar(*P))
+      ++P;
+    Pos = P - Buf;
     push(Token::Kind::Number, Begin, Text.slice(Begin, Pos));
     return;
   }

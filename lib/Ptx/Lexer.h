@@ -42,12 +42,13 @@ struct Token {
   unsigned Length = 0; ///< bytes in the input.
   /// True if a newline separates this token from the previous one.
   bool NewlineBefore = false;
+  /// Punct: its character (so the parser's many isPunct() need not read
+  /// the text); '\0' for the other kinds.
+  char PunctChar = '\0';
   int AsmIndex = -1; ///< AsmOperand: resolved operand index, -1 if invalid.
 
   bool is(Kind Other) const { return K == Other; }
-  bool isPunct(char C) const {
-    return K == Kind::Punct && Spelling.size() == 1 && Spelling[0] == C;
-  }
+  bool isPunct(char C) const { return PunctChar == C && C != '\0'; }
   unsigned end() const { return Offset + Length; }
 };
 

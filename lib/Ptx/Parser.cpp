@@ -50,6 +50,14 @@ using Sev = ParseDiagnostic::Severity;
 /// Deepest operand nesting accepted (`{[a], [b]}` needs 2).
 constexpr unsigned MaxOperandDepth = 4;
 
+/// \p Name without its trailing decimal digits (`%r12` -> `%r`).
+StringRef withoutTrailingDigits(StringRef Name) {
+  size_t N = Name.size();
+  while (N > 0 && isDigit(Name[N - 1]))
+    --N;
+  return Name.take_front(N);
+}
+
 /// The `.reg` declarations visible at the current point, so identifiers can
 /// be classified as Register or Symbol. Declarations die with their scope.
 class RegisterScopes {
@@ -72,7 +80,7 @@ public:
                                              unsigned MinDepth) const {
     if (Live.empty() || Live.back().Depth <= MinDepth)
       return std::nullopt;
-    StringRef Prefix = Name.rtrim("0123456789");
+    StringRef Prefix = withoutTrailingDigits(Name);
     unsigned Index = 0;
     bool Indexed = Prefix.size() < Name.size() &&
                    !Name.drop_front(Prefix.size()).getAsInteger(10, Index);
@@ -102,7 +110,7 @@ public:
     if (It != PlainCounts.end() && It->second > 0)
       return true;
     // `%r<4>` declares %r0 .. %r3.
-    StringRef Prefix = Name.rtrim("0123456789");
+    StringRef Prefix = withoutTrailingDigits(Name);
     StringRef Digits = Name.drop_front(Prefix.size());
     unsigned Index = 0;
     if (Digits.empty() || Digits.size() > 9 || Digits.getAsInteger(10, Index))
@@ -184,6 +192,22 @@ private:
   }
 };
 
+/// The ';' bytes of \p Text, counted in blocks with a byte-wide counter
+/// (which the compiler turns into vector code).
+size_t countSemicolons(StringRef Text) {
+  size_t N = 0;
+  const char *P = Text.data(), *E = P + Text.size();
+  for (; E - P >= 255; P += 255) {
+    uint8_t Block = 0;
+    for (unsigned I = 0; I < 255; ++I)
+      Block += P[I] == ';';
+    N += Block;
+  }
+  for (; P < E; ++P)
+    N += *P == ';';
+  return N;
+}
+
 /// Recursive-descent parser over the token stream; statement level is an
 /// iterative loop.
 class Parser {
@@ -216,9 +240,14 @@ private:
   /// The `{ }` scopes open at the current point, innermost last (scope 0,
   /// the whole text, is always there).
   SmallVector<unsigned, 8> ScopeStack = {0};
-  /// The `bra` instructions (indices into Out.Instructions), for
-  /// resolveLabels.
-  std::vector<unsigned> Branches;
+  /// The `bra` instructions with a label operand, for resolveLabels (which
+  /// then need not read the instructions again).
+  struct Branch {
+    unsigned Instruction;
+    unsigned Scope;
+    std::string Target;
+  };
+  std::vector<Branch> Branches;
 
   const Token &cur() const { return *Cur; }
   const Token &peekTok(size_t Ahead = 1) { return Toks[P + Ahead]; }
@@ -295,8 +324,12 @@ private:
 std::string Parser::registerName(StringRef Spelling) const {
   const unsigned FunctionDepth = M ? 1 : 0;
   if (std::optional<unsigned> S =
-          Regs.declaredDeeperThan(Spelling, FunctionDepth))
-    return (Spelling + "#" + Twine(*S)).str();
+          Regs.declaredDeeperThan(Spelling, FunctionDepth)) {
+    std::string Name = Spelling.str();
+    Name += '#';
+    Name += utostr(*S);
+    return Name;
+  }
   return Spelling.str();
 }
 
@@ -1312,19 +1345,14 @@ void Parser::parseInstruction() {
   I.OpcodeRange = {OpTok.Offset, OpTok.Length};
   // Long opcodes (cp.async.bulk.tensor...) have more parts than fit
   // inline: one allocation of the right size rather than doubling.
-  I.Parts.reserve(Opcode.count('.') + 1);
-  for (size_t From = 0;;) {
-    size_t Dot = Opcode.find('.', From);
-    StringRef Part = Opcode.slice(From, Dot);
+  SmallVector<StringRef, 16> Parts;
+  Opcode.split(Parts, '.');
+  I.Parts.reserve(Parts.size());
+  for (StringRef Part : Parts) {
     if (Part.empty())
       diag(Sev::Warning, "empty modifier in opcode '" + Opcode + "'", OpTok);
     I.Parts.emplace_back(Part.data(), Part.size());
-    if (Dot == StringRef::npos)
-      break;
-    From = Dot + 1;
   }
-  if (I.Parts[0] == "bra")
-    Branches.push_back(Out.Instructions.size() - 1);
   advance();
 
   bool Clean = parseOperandList(I);
@@ -1335,12 +1363,15 @@ void Parser::parseInstruction() {
     if (Out.UnknownInstructions++ == 0)
       Out.FirstUnknown = int(Out.Instructions.size() - 1);
   }
+  if (I.Parts[0] == "bra" && I.Operands.size() == 1 && I.Operands[0].isLeaf())
+    Branches.push_back(
+        {unsigned(Out.Instructions.size() - 1), I.Scope, I.Operands[0].Text});
 }
 
 void Parser::run() {
   // At most one instruction per ';': reserving saves moving the
   // instructions of a large module as the vector grows.
-  Out.Instructions.reserve(llvm::count(Text, ';'));
+  Out.Instructions.reserve(countSemicolons(Text));
   while (!atEnd()) {
     // No reference into the tokens lives from one statement to the next.
     Toks.releaseBefore(P);
@@ -1426,20 +1457,18 @@ void Parser::resolveLabels() {
   // (scope, name) -> label. A scope declaring a name twice is an error in
   // PTX; the first declaration is kept.
   DenseMap<std::pair<unsigned, StringRef>, unsigned> ByScope;
+  ByScope.reserve(Out.Labels.size());
   for (unsigned L = 0; L < Out.Labels.size(); ++L)
     ByScope.try_emplace({Out.Labels[L].Scope, Out.Labels[L].Name}, L);
   if (ByScope.empty())
     return;
-  for (unsigned B : Branches) {
-    Instruction &I = Out.Instructions[B];
-    if (I.Operands.size() != 1 || !I.Operands[0].isLeaf())
-      continue;
-    StringRef Name = I.Operands[0].Text;
-    for (unsigned S = I.Scope, Steps = 0;
+  for (const Branch &B : Branches) {
+    StringRef Name = B.Target;
+    for (unsigned S = B.Scope, Steps = 0;
          S < Out.Scopes.size() && Steps <= Out.Scopes.size(); ++Steps) {
       auto It = ByScope.find({S, Name});
       if (It != ByScope.end()) {
-        I.TargetLabel = int(It->second);
+        Out.Instructions[B.Instruction].TargetLabel = int(It->second);
         break;
       }
       if (S == 0)
