@@ -27,6 +27,8 @@ void addDiagnostic(std::vector<ParseDiagnostic> &Diags,
   Diags.push_back({Level, std::move(Message), Range});
 }
 
+static_assert(sizeof(Token) <= 32, "a token should stay small");
+
 namespace {
 
 /// Character classes of the scanner, one table lookup per byte.

@@ -12,16 +12,18 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
 
 namespace tmemcheck::ptx {
 
-/// One token of PTX text. The lexer runs once over the whole input so the
-/// parser can look ahead freely without re-scanning (keeps parsing linear).
+/// One token of PTX text. Each byte is scanned once: the parser reads the
+/// tokens as the Lexer makes them, a batch at a time, and may look ahead
+/// freely. 32 bytes, members ordered so that no padding comes between.
 struct Token {
-  enum class Kind {
+  enum class Kind : uint8_t {
     Word,       ///< identifier or dotted word: `tcgen05.ld.sync`, `.reg`, `p`.
     Register,   ///< `%r1`, `%tid.x` (PTX text) or `%%r1` (asm template).
     AsmOperand, ///< `%0` / `%[name]` in an asm template.
@@ -32,20 +34,20 @@ struct Token {
     End,        ///< end of input (always the last token).
   };
 
-  Kind K = Kind::End;
   /// The PTX spelling. Equal to the source text except for `%%` escapes in
   /// asm templates, which are reduced to one '%', and for immediate asm
-  /// operands substituted into a word. Points into the text or into
-  /// TokenList::Rewritten.
+  /// operands substituted into a word. Points into the text or into the
+  /// lexer's rewritten spellings.
   llvm::StringRef Spelling;
   unsigned Offset = 0; ///< byte offset of the first character in the input.
   unsigned Length = 0; ///< bytes in the input.
+  int AsmIndex = -1;   ///< AsmOperand: resolved operand index, -1 if invalid.
+  Kind K = Kind::End;
   /// True if a newline separates this token from the previous one.
   bool NewlineBefore = false;
   /// Punct: its character (so the parser's many isPunct() need not read
   /// the text); '\0' for the other kinds.
   char PunctChar = '\0';
-  int AsmIndex = -1; ///< AsmOperand: resolved operand index, -1 if invalid.
 
   bool is(Kind Other) const { return K == Other; }
   bool isPunct(char C) const { return PunctChar == C && C != '\0'; }

@@ -309,12 +309,12 @@ private:
   void parseRegisterDecl();
   void parseInstruction();
   bool parseOperandList(Instruction &I);
-  std::optional<Operand> parseOperand(unsigned OpDepth);
-  std::optional<Operand> parseAddress(unsigned OpDepth);
-  std::optional<Operand> parseVector(unsigned OpDepth);
+  bool parseOperand(unsigned OpDepth, Operand &O);
+  void parseAddress(unsigned OpDepth, Operand &A);
+  void parseVector(unsigned OpDepth, Operand &V);
   unsigned countItems();
   std::string registerName(StringRef Spelling) const;
-  Operand makeNumber(const Token &T, bool Negative, unsigned Begin);
+  void makeNumber(const Token &T, bool Negative, unsigned Begin, Operand &O);
 };
 
 /// A register declared in a nested `{ }` scope (every inline-asm block's
@@ -954,8 +954,10 @@ void Parser::parseRegisterDecl() {
   }
 }
 
-Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
-  Operand O;
+/// Fills \p O (a default Operand) with the number \p T, negated if
+/// \p Negative (its '-' starting at \p Begin).
+void Parser::makeNumber(const Token &T, bool Negative, unsigned Begin,
+                        Operand &O) {
   O.Range = {Begin, T.end() - Begin};
   StringRef S = T.Spelling;
   if (Negative)
@@ -971,13 +973,12 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
     for (char C : S)
       Value = Value * 10 + (C - '0');
     O.Imm = Negative ? -Value : Value;
-    return O;
+    return;
   }
 
   auto Fail = [&](const Twine &Msg) {
     diag(Sev::Error, Msg, O.Range);
     O.K = Operand::Kind::Symbol;
-    return O;
   };
 
   uint64_t Value = 0;
@@ -990,7 +991,7 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
     if (Hex.size() != Want || Hex.getAsInteger(16, Value))
       return Fail("malformed floating-point literal '" + S + "'");
     O.Imm = int64_t(Value);
-    return O;
+    return;
   }
   if (Lower.ends_with("U") || Lower.ends_with("u"))
     Lower = Lower.drop_back();
@@ -1009,7 +1010,7 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
   } else if (Lower.contains('.') || Lower.contains_insensitive("e")) {
     // Decimal float: a Symbol, value not needed by the analysis.
     O.K = Operand::Kind::Symbol;
-    return O;
+    return;
   }
   if (Digits.empty() || Digits.getAsInteger(Radix, Value)) {
     bool AllDigits = !Digits.empty() && all_of(Digits, [&](char C) {
@@ -1023,14 +1024,15 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
       !(Negative && Value == uint64_t(1) << 63) && Radix == 10)
     return Fail("integer literal '" + S + "' is too large");
   O.Imm = Negative ? int64_t(0 - Value) : int64_t(Value);
-  return O;
+  return;
 }
 
-std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
+/// Parses `[...]` into \p A (a default Operand), in place: operands are
+/// built where they end up, never moved.
+void Parser::parseAddress(unsigned OpDepth, Operand &A) {
   const Token &Open = cur();
   unsigned Begin = Open.Offset;
   advance();
-  Operand A;
   A.K = Operand::Kind::Address;
   auto Recover = [&]() {
     while (!atEnd() && !cur().isPunct(']') && !cur().isPunct(';') &&
@@ -1039,15 +1041,15 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
     if (cur().isPunct(']'))
       advance();
     A.Range = {Begin, prevEnd() - Begin};
-    return A;
   };
-  std::optional<Operand> Base = parseOperand(OpDepth + 1);
-  if (!Base)
+  Operand &Base = A.Elements.emplace_back();
+  if (!parseOperand(OpDepth + 1, Base)) {
+    A.Elements.pop_back();
     return Recover();
-  if (!Base->isLeaf())
+  }
+  if (!Base.isLeaf())
     diag(Sev::Error, "address base must be a register, operand or symbol",
-         Base->Range);
-  A.Elements.push_back(std::move(*Base));
+         Base.Range);
   while (cur().isPunct('+') || cur().isPunct('-')) {
     bool Minus = cur().isPunct('-');
     advance();
@@ -1061,7 +1063,8 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
       diag(Sev::Error, "expected a constant offset in address", cur());
       return Recover();
     }
-    Operand Off = makeNumber(cur(), Neg, NumBegin);
+    Operand Off;
+    makeNumber(cur(), Neg, NumBegin, Off);
     advance();
     if (Off.K != Operand::Kind::Immediate)
       return Recover();
@@ -1071,10 +1074,7 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
   // (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, prefetch.tensor).
   if (cur().isPunct(',') && peekTok().isPunct('{')) {
     advance();
-    std::optional<Operand> Coords = parseVector(OpDepth + 1);
-    if (!Coords)
-      return Recover();
-    A.Elements.push_back(std::move(*Coords));
+    parseVector(OpDepth + 1, A.Elements.emplace_back());
   }
   if (!cur().isPunct(']')) {
     diag(Sev::Error, "expected ']' to close the address", cur());
@@ -1082,7 +1082,6 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
   }
   advance();
   A.Range = {Begin, prevEnd() - Begin};
-  return A;
 }
 
 /// How many operands the list at the current token has: the ',' and '|'
@@ -1122,26 +1121,29 @@ unsigned Parser::countItems() {
   return N;
 }
 
-std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
+/// Parses `{...}` or `(...)` into \p V (a default Operand), in place.
+void Parser::parseVector(unsigned OpDepth, Operand &V) {
   unsigned Begin = cur().Offset;
   char Close = cur().isPunct('(') ? ')' : '}';
   advance();
-  Operand V;
   V.K = Operand::Kind::Vector;
   if (cur().isPunct(Close)) {
     advance();
     V.Range = {Begin, prevEnd() - Begin};
-    return V;
+    return;
   }
   V.Elements.reserve(countItems());
+  // Parses one element at the end of V.Elements; drops it if unreadable.
+  auto Element = [&]() {
+    if (parseOperand(OpDepth + 1, V.Elements.emplace_back()))
+      return true;
+    V.Elements.pop_back();
+    return false;
+  };
   while (true) {
-    std::optional<Operand> E = parseOperand(OpDepth + 1);
-    if (E)
-      V.Elements.push_back(std::move(*E));
-    if (E && cur().isPunct('|')) {
+    if (Element() && cur().isPunct('|')) {
       advance();
-      if (std::optional<Operand> E2 = parseOperand(OpDepth + 1))
-        V.Elements.push_back(std::move(*E2));
+      Element();
     }
     if (cur().isPunct(',')) {
       advance();
@@ -1164,68 +1166,72 @@ std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
     break;
   }
   V.Range = {Begin, prevEnd() - Begin};
-  return V;
 }
 
-std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
+/// Parses one operand into \p O, a default Operand where the operand is
+/// to stay (so that nothing is moved). Returns false, with a diagnostic,
+/// if there is none; \p O is then to be dropped.
+bool Parser::parseOperand(unsigned OpDepth, Operand &O) {
   const Token &T = cur();
   if (OpDepth > MaxOperandDepth) {
     diag(Sev::Error, "operand nesting is too deep", T);
-    return std::nullopt;
+    return false;
   }
-  Operand O;
   O.Range = {T.Offset, T.Length};
   switch (T.K) {
   case Token::Kind::Number:
-    O = makeNumber(T, false, T.Offset);
+    makeNumber(T, false, T.Offset, O);
     advance();
-    return O;
+    return true;
   case Token::Kind::Register:
     O.K = Operand::Kind::Register;
     O.Text = registerName(T.Spelling);
     advance();
-    return O;
+    return true;
   case Token::Kind::AsmOperand:
     O.K = Operand::Kind::AsmOperand;
     O.Text = T.Spelling;
     O.AsmOperandIndex = T.AsmIndex;
     advance();
-    return O;
+    return true;
   case Token::Kind::Word:
     O.K = Regs.isDeclared(T.Spelling) ? Operand::Kind::Register
                                       : Operand::Kind::Symbol;
     O.Text = O.K == Operand::Kind::Register ? registerName(T.Spelling)
                                             : T.Spelling;
     advance();
-    return O;
+    return true;
   case Token::Kind::Punct:
-    if (T.isPunct('['))
-      return parseAddress(OpDepth);
+    if (T.isPunct('[')) {
+      parseAddress(OpDepth, O);
+      return true;
+    }
     // `{a, b}` vectors; `(a, b)` lists of call.uni are represented the
     // same way.
-    if (T.isPunct('{') || T.isPunct('('))
-      return parseVector(OpDepth);
+    if (T.isPunct('{') || T.isPunct('(')) {
+      parseVector(OpDepth, O);
+      return true;
+    }
     if (T.isPunct('!')) {
       unsigned Begin = T.Offset;
       advance();
-      std::optional<Operand> Inner = parseOperand(OpDepth + 1);
-      if (!Inner)
-        return std::nullopt;
-      if (!Inner->isLeaf()) {
-        diag(Sev::Error, "'!' applies only to a predicate", Inner->Range);
-        return Inner;
+      if (!parseOperand(OpDepth + 1, O))
+        return false;
+      if (!O.isLeaf()) {
+        diag(Sev::Error, "'!' applies only to a predicate", O.Range);
+        return true;
       }
-      Inner->Negated = true;
-      Inner->Range = {Begin, Inner->Range.Offset + Inner->Range.Length - Begin};
-      return Inner;
+      O.Negated = true;
+      O.Range = {Begin, O.Range.Offset + O.Range.Length - Begin};
+      return true;
     }
     if (T.isPunct('-') && peekTok().is(Token::Kind::Number) &&
         peekTok().Offset == T.end()) {
       unsigned Begin = T.Offset;
       advance();
-      O = makeNumber(cur(), true, Begin);
+      makeNumber(cur(), true, Begin, O);
       advance();
-      return O;
+      return true;
     }
     break;
   default:
@@ -1235,7 +1241,7 @@ std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
        T.is(Token::Kind::End) ? Twine("expected an operand at end of text")
                               : Twine("expected an operand"),
        T);
-  return std::nullopt;
+  return false;
 }
 
 /// Parses the operands up to and including ';'. Returns true if the
@@ -1266,21 +1272,21 @@ bool Parser::parseOperandList(Instruction &I) {
     return MissingSemi();
 
   I.Operands.reserve(countItems());
+  // Parses one operand at the end of I.Operands; drops it if unreadable.
+  auto Next = [&]() {
+    if (parseOperand(0, I.Operands.emplace_back()))
+      return true;
+    I.Operands.pop_back();
+    skipStatement();
+    return false;
+  };
   while (true) {
-    std::optional<Operand> Op = parseOperand(0);
-    if (!Op) {
-      skipStatement();
+    if (!Next())
       return false;
-    }
-    I.Operands.push_back(std::move(*Op));
     if (cur().isPunct('|')) {
       advance();
-      std::optional<Operand> Second = parseOperand(0);
-      if (!Second) {
-        skipStatement();
+      if (!Next())
         return false;
-      }
-      I.Operands.push_back(std::move(*Second));
     }
     if (cur().isPunct(',')) {
       advance();
