@@ -27,138 +27,153 @@ void addDiagnostic(std::vector<ParseDiagnostic> &Diags,
   Diags.push_back({Level, std::move(Message), Range});
 }
 
+static_assert(sizeof(Token) <= 32, "a token should stay small");
+
 namespace {
 
-bool isWordStart(char C) {
-  return isAlpha(C) || C == '_' || C == '$' || C == '.';
-}
-bool isWordChar(char C) {
-  return isAlnum(C) || C == '_' || C == '$' || C == '.';
-}
-bool isPunctChar(char C) {
-  return StringRef(";,{}[]()+-!@|:<>=*/").contains(C);
-}
-bool isSpace(char C) {
-  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\v' ||
-         C == '\f';
-}
-
-/// The scanner state: one pass over the text, appending tokens.
-class Lexer {
-public:
-  Lexer(StringRef Text, bool InlineAsm, ArrayRef<AsmOperandInfo> Operands,
-        std::vector<ParseDiagnostic> &Diags)
-      : Text(Text), InlineAsm(InlineAsm), Operands(Operands), Diags(Diags) {}
-
-  TokenList run();
-
-private:
-  StringRef Text;
-  bool InlineAsm;
-  ArrayRef<AsmOperandInfo> Operands;
-  std::vector<ParseDiagnostic> &Diags;
-  TokenList Out;
-  size_t Pos = 0;
-  bool SawNewline = false;
-
-  char peek(size_t Ahead = 0) const {
-    return Pos + Ahead < Text.size() ? Text[Pos + Ahead] : '\0';
-  }
-  bool atEnd() const { return Pos >= Text.size(); }
-
-  void error(const Twine &Msg, size_t Begin, size_t End) {
-    addDiagnostic(Diags, ParseDiagnostic::Severity::Error, Msg.str(),
-                  {unsigned(Begin), unsigned(End - Begin)});
-  }
-  void warning(const Twine &Msg, size_t Begin, size_t End) {
-    addDiagnostic(Diags, ParseDiagnostic::Severity::Warning, Msg.str(),
-                  {unsigned(Begin), unsigned(End - Begin)});
-  }
-
-  void push(Token::Kind K, size_t Begin, StringRef Spelling,
-            int AsmIndex = -1) {
-    Token T;
-    T.K = K;
-    T.Spelling = Spelling;
-    T.Offset = unsigned(Begin);
-    T.Length = unsigned(Pos - Begin);
-    T.NewlineBefore = SawNewline;
-    T.AsmIndex = AsmIndex;
-    SawNewline = false;
-    Out.Tokens.push_back(T);
-  }
-
-  /// Consumes word characters (and `::` pairs) starting at Pos.
-  void scanWordTail() {
-    while (!atEnd()) {
-      char C = peek();
-      if (isWordChar(C)) {
-        ++Pos;
-        continue;
-      }
-      if (C == ':' && peek(1) == ':') {
-        Pos += 2;
-        continue;
-      }
-      // `LABEL_%=`: GCC's unique-per-asm-instance number inside a label.
-      if (InlineAsm && C == '%' && peek(1) == '=') {
-        Pos += 2;
-        continue;
-      }
-      // `cta_group::%2`: an immediate asm operand inside a modifier (the
-      // compiler prints the constant there); wordSpelling substitutes it.
-      if (InlineAsm && C == '%' && isDigit(peek(1)) && Pos > 0 &&
-          (Text[Pos - 1] == ':' || isWordChar(Text[Pos - 1]))) {
-        Pos += 2;
-        while (!atEnd() && isDigit(peek()))
-          ++Pos;
-        continue;
-      }
-      break;
-    }
-  }
-
-  /// The spelling of the word at [Begin, Pos): the text, with each `%N` of
-  /// an operand whose immediate value is known replaced by that value (an
-  /// unknown one stays as written, so the word fails to decode visibly).
-  StringRef wordSpelling(size_t Begin) {
-    StringRef W = Text.slice(Begin, Pos);
-    if (!W.contains('%'))
-      return W;
-    std::string Word;
-    for (size_t I = 0; I < W.size();) {
-      if (W[I] != '%' || I + 1 >= W.size() || !isDigit(W[I + 1])) {
-        Word += W[I++];
-        continue;
-      }
-      size_t J = I + 1;
-      unsigned Index = 0;
-      while (J < W.size() && isDigit(W[J]) && Index < 1000)
-        Index = Index * 10 + unsigned(W[J++] - '0');
-      if (Index < Operands.size() && Operands[Index].Immediate)
-        Word += std::to_string(*Operands[Index].Immediate);
-      else
-        Word += W.slice(I, J).str();
-      I = J;
-    }
-    return this->Out.Rewritten.emplace_back(std::move(Word));
-  }
-
-  bool skipSpaceAndComments();
-  void lexPercent();
-  void lexAsmOperandNumber(size_t Begin, size_t DigitsBegin);
+/// Character classes of the scanner, one table lookup per byte.
+enum CharClass : uint8_t {
+  CSpace = 1,
+  CWordStart = 2, ///< letters, '_', '$', '.'
+  CWordChar = 4,  ///< CWordStart and digits
+  CDigit = 8,
+  CPunct = 16,
+  /// Ends a run of bytes that cannot start a token.
+  CTokenStart = 32,
 };
+
+struct CharTable {
+  uint8_t C[256] = {};
+  constexpr CharTable() {
+    for (unsigned I = 0; I < 256; ++I) {
+      bool Alpha = (I >= 'a' && I <= 'z') || (I >= 'A' && I <= 'Z');
+      bool Digit = I >= '0' && I <= '9';
+      if (Alpha || I == '_' || I == '$' || I == '.')
+        C[I] |= CWordStart | CWordChar;
+      if (Digit)
+        C[I] |= CDigit | CWordChar;
+    }
+    for (char P : {';', ',', '{', '}', '[', ']', '(', ')', '+', '-', '!', '@',
+                   '|', ':', '<', '>', '=', '*', '/'})
+      C[uint8_t(P)] |= CPunct;
+    for (char S : {' ', '\t', '\n', '\r', '\v', '\f'})
+      C[uint8_t(S)] |= CSpace;
+    for (unsigned I = 0; I < 256; ++I)
+      if (C[I] || I == '%' || I == '"')
+        C[I] |= CTokenStart;
+  }
+};
+constexpr CharTable Classes;
+
+bool is(char C, uint8_t Class) { return Classes.C[uint8_t(C)] & Class; }
+bool isWordChar(char C) { return is(C, CWordChar); }
+bool isSpace(char C) { return is(C, CSpace); }
+
+} // namespace
+
+Lexer::Lexer(StringRef Text, bool InlineAsm, ArrayRef<AsmOperandInfo> Operands)
+    : Text(Text), Buf(Text.data()), Size(Text.size()), InlineAsm(InlineAsm),
+      Operands(Operands) {}
+
+void Lexer::error(const Twine &Msg, size_t Begin, size_t End) {
+  addDiagnostic(Diags, ParseDiagnostic::Severity::Error, Msg.str(),
+                {unsigned(Begin), unsigned(End - Begin)});
+}
+
+void Lexer::warning(const Twine &Msg, size_t Begin, size_t End) {
+  addDiagnostic(Diags, ParseDiagnostic::Severity::Warning, Msg.str(),
+                {unsigned(Begin), unsigned(End - Begin)});
+}
+
+void Lexer::push(Token::Kind K, size_t Begin, StringRef Spelling,
+                 int AsmIndex) {
+  Token &T = *Out;
+  T.K = K;
+  T.Spelling = Spelling;
+  T.Offset = unsigned(Begin);
+  T.Length = unsigned(Pos - Begin);
+  T.NewlineBefore = SawNewline;
+  T.PunctChar = K == Token::Kind::Punct ? Spelling[0] : '\0';
+  T.AsmIndex = AsmIndex;
+  SawNewline = false;
+  if (K == Token::Kind::Invalid)
+    Invalid.push_back({T.Offset, T.Length});
+}
+
+/// Consumes word characters (and `::` pairs) starting at Pos.
+void Lexer::scanWordTail() {
+  while (true) {
+    // (A local cursor: the member would be stored on every byte.)
+    const char *P = Buf + Pos, *E = Buf + Size;
+    while (P != E && isWordChar(*P))
+      ++P;
+    Pos = P - Buf;
+    if (P == E)
+      return;
+    char C = Buf[Pos];
+    if (C == ':' && peek(1) == ':') {
+      Pos += 2;
+      continue;
+    }
+    if (!InlineAsm || C != '%')
+      return;
+    // `LABEL_%=`: GCC's unique-per-asm-instance number inside a label.
+    if (peek(1) == '=') {
+      Pos += 2;
+      continue;
+    }
+    // `cta_group::%2`: an immediate asm operand inside a modifier (the
+    // compiler prints the constant there); wordSpelling substitutes it.
+    if (isDigit(peek(1)) && Pos > 0 &&
+        (Buf[Pos - 1] == ':' || isWordChar(Buf[Pos - 1]))) {
+      Pos += 2;
+      while (!atEnd() && isDigit(peek()))
+        ++Pos;
+      continue;
+    }
+    return;
+  }
+}
+
+/// The spelling of the word at [Begin, Pos): the text, with each `%N` of
+/// an operand whose immediate value is known replaced by that value (an
+/// unknown one stays as written, so the word fails to decode visibly).
+StringRef Lexer::wordSpelling(size_t Begin) {
+  StringRef W = Text.slice(Begin, Pos);
+  // Only asm templates put '%' inside a word (scanWordTail).
+  if (!InlineAsm || !W.contains('%'))
+    return W;
+  std::string Word;
+  for (size_t I = 0; I < W.size();) {
+    if (W[I] != '%' || I + 1 >= W.size() || !isDigit(W[I + 1])) {
+      Word += W[I++];
+      continue;
+    }
+    size_t J = I + 1;
+    unsigned Index = 0;
+    while (J < W.size() && isDigit(W[J]) && Index < 1000)
+      Index = Index * 10 + unsigned(W[J++] - '0');
+    if (Index < Operands.size() && Operands[Index].Immediate)
+      Word += std::to_string(*Operands[Index].Immediate);
+    else
+      Word += W.slice(I, J).str();
+    I = J;
+  }
+  return Rewritten.emplace_back(std::move(Word));
+}
 
 /// Skips blanks and comments. Returns false at end of input.
 bool Lexer::skipSpaceAndComments() {
-  while (!atEnd()) {
-    char C = peek();
-    if (isSpace(C)) {
-      if (C == '\n')
-        SawNewline = true;
-      ++Pos;
-      continue;
-    }
+  while (Pos < Size) {
+    const char *P = Buf + Pos, *E = Buf + Size;
+    bool Newline = false;
+    while (P != E && isSpace(*P))
+      Newline |= *P++ == '\n';
+    SawNewline |= Newline;
+    Pos = P - Buf;
+    if (P == E)
+      return false;
+    char C = *P;
     if (C == '/' && peek(1) == '/') {
       size_t NL = Text.find('\n', Pos);
       Pos = NL == StringRef::npos ? Text.size() : NL;
@@ -278,72 +293,84 @@ void Lexer::lexPercent() {
   push(Token::Kind::Invalid, Begin, "%");
 }
 
-TokenList Lexer::run() {
-  while (skipSpaceAndComments()) {
-    size_t Begin = Pos;
-    char C = peek();
-    if (C == '%') {
-      lexPercent();
-      continue;
-    }
-    if (isWordStart(C)) {
-      ++Pos;
-      scanWordTail();
-      push(Token::Kind::Word, Begin, wordSpelling(Begin));
-      continue;
-    }
-    if (isDigit(C)) {
-      ++Pos;
-      while (!atEnd() && isWordChar(peek()))
-        ++Pos;
-      push(Token::Kind::Number, Begin, Text.slice(Begin, Pos));
-      continue;
-    }
-    if (C == '"') {
-      ++Pos;
-      while (!atEnd() && peek() != '"' && peek() != '\n') {
-        if (peek() == '\\')
-          ++Pos;
-        ++Pos;
-      }
-      if (atEnd() || peek() != '"') {
-        Pos = std::min(Pos, Text.size());
-        error("unterminated string literal", Begin, Pos);
-      } else {
-        ++Pos;
-      }
-      push(Token::Kind::String, Begin, Text.slice(Begin, Pos));
-      continue;
-    }
-    if (isPunctChar(C)) {
-      ++Pos;
-      push(Token::Kind::Punct, Begin, Text.substr(Begin, 1));
-      continue;
-    }
-    // A run of bytes that cannot start a token: one token, one diagnostic.
-    while (!atEnd()) {
-      char D = peek();
-      if (isSpace(D) || isWordStart(D) || isDigit(D) || isPunctChar(D) ||
-          D == '%' || D == '"')
-        break;
-      ++Pos;
-    }
-    error("unexpected character" + Twine(Pos - Begin > 1 ? "s" : "") +
-              " in PTX text",
-          Begin, Pos);
-    push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos));
+/// Lexes one token (End at the end of the text) into *Out.
+void Lexer::lexOne() {
+  if (!skipSpaceAndComments()) {
+    Pos = Size;
+    push(Token::Kind::End, Pos, "");
+    Done = true;
+    return;
   }
-  Pos = Text.size();
-  push(Token::Kind::End, Pos, "");
-  return std::move(Out);
+  size_t Begin = Pos;
+  char C = Buf[Pos];
+  uint8_t Class = Classes.C[uint8_t(C)];
+  if (Class & CWordStart) {
+    ++Pos;
+    scanWordTail();
+    push(Token::Kind::Word, Begin, wordSpelling(Begin));
+    return;
+  }
+  if (Class & CPunct) {
+    ++Pos;
+    push(Token::Kind::Punct, Begin, Text.substr(Begin, 1));
+    return;
+  }
+  if (C == '%') {
+    lexPercent();
+    return;
+  }
+  if (Class & CDigit) {
+    const char *P = Buf + Pos + 1, *E = Buf + Size;
+    while (P != E && isWordChar(*P))
+      ++P;
+    Pos = P - Buf;
+    push(Token::Kind::Number, Begin, Text.slice(Begin, Pos));
+    return;
+  }
+  if (C == '"') {
+    ++Pos;
+    while (!atEnd() && peek() != '"' && peek() != '\n') {
+      if (peek() == '\\')
+        ++Pos;
+      ++Pos;
+    }
+    if (atEnd() || peek() != '"') {
+      Pos = std::min(Pos, Size);
+      error("unterminated string literal", Begin, Pos);
+    } else {
+      ++Pos;
+    }
+    push(Token::Kind::String, Begin, Text.slice(Begin, Pos));
+    return;
+  }
+  // A run of bytes that cannot start a token: one token, one diagnostic.
+  while (Pos < Size && !is(Buf[Pos], CTokenStart))
+    ++Pos;
+  error("unexpected character" + Twine(Pos - Begin > 1 ? "s" : "") +
+            " in PTX text",
+        Begin, Pos);
+  push(Token::Kind::Invalid, Begin, Text.slice(Begin, Pos));
 }
 
-} // namespace
+size_t Lexer::lex(Token *Dest, size_t Max) {
+  size_t N = 0;
+  while (N < Max && !Done) {
+    Out = Dest + N++;
+    lexOne();
+  }
+  return N;
+}
 
 TokenList lexPtx(StringRef Text, bool InlineAsm,
-                          ArrayRef<AsmOperandInfo> Operands,
-                          std::vector<ParseDiagnostic> &Diags) {
-  return Lexer(Text, InlineAsm, Operands, Diags).run();
+                 ArrayRef<AsmOperandInfo> Operands) {
+  Lexer L(Text, InlineAsm, Operands);
+  TokenList Out;
+  Token T;
+  while (L.lex(&T, 1))
+    Out.Tokens.push_back(T);
+  Out.Rewritten = L.takeRewritten();
+  Out.Diagnostics = std::move(L.diagnostics());
+  return Out;
 }
 
 } // namespace tmemcheck::ptx

@@ -2,7 +2,7 @@
 //
 // Part of tmemcheck.
 //
-// The parser works on the token vector produced by lexPtx(). Statements are
+// The parser reads the tokens of a Lexer as it goes. Statements are
 // handled by an iterative loop: `{` / `}` at statement level only change a
 // depth counter, so deep nesting cannot overflow the stack. Operand parsing
 // recurses, but only to a small fixed depth (vectors of addresses).
@@ -50,6 +50,14 @@ using Sev = ParseDiagnostic::Severity;
 /// Deepest operand nesting accepted (`{[a], [b]}` needs 2).
 constexpr unsigned MaxOperandDepth = 4;
 
+/// \p Name without its trailing decimal digits (`%r12` -> `%r`).
+StringRef withoutTrailingDigits(StringRef Name) {
+  size_t N = Name.size();
+  while (N > 0 && isDigit(Name[N - 1]))
+    --N;
+  return Name.take_front(N);
+}
+
 /// The `.reg` declarations visible at the current point, so identifiers can
 /// be classified as Register or Symbol. Declarations die with their scope.
 class RegisterScopes {
@@ -63,18 +71,25 @@ public:
     Live.push_back({Name.str(), Parametric, Count, Depth, Scope});
   }
 
-  /// The depth and scope of the innermost live declaration of \p Name.
-  std::optional<std::pair<unsigned, unsigned>>
-  declaredIn(StringRef Name) const {
-    StringRef Prefix = Name.rtrim("0123456789");
+  /// The scope of the innermost live declaration of \p Name if that
+  /// declaration was made deeper than \p MinDepth. Live is ordered by
+  /// depth (deeper scopes are popped before shallower ones declare
+  /// more), so only its tail of deep entries needs looking at; in most
+  /// function bodies it is empty.
+  std::optional<unsigned> declaredDeeperThan(StringRef Name,
+                                             unsigned MinDepth) const {
+    if (Live.empty() || Live.back().Depth <= MinDepth)
+      return std::nullopt;
+    StringRef Prefix = withoutTrailingDigits(Name);
     unsigned Index = 0;
     bool Indexed = Prefix.size() < Name.size() &&
                    !Name.drop_front(Prefix.size()).getAsInteger(10, Index);
-    for (auto It = Live.rbegin(); It != Live.rend(); ++It)
+    for (auto It = Live.rbegin(); It != Live.rend() && It->Depth > MinDepth;
+         ++It)
       if ((!It->Parametric && It->Name == Name) ||
           (It->Parametric && Indexed && It->Name == Prefix &&
            Index < It->Count))
-        return std::make_pair(It->Depth, It->Scope);
+        return It->Scope;
     return std::nullopt;
   }
 
@@ -95,7 +110,7 @@ public:
     if (It != PlainCounts.end() && It->second > 0)
       return true;
     // `%r<4>` declares %r0 .. %r3.
-    StringRef Prefix = Name.rtrim("0123456789");
+    StringRef Prefix = withoutTrailingDigits(Name);
     StringRef Digits = Name.drop_front(Prefix.size());
     unsigned Index = 0;
     if (Digits.empty() || Digits.size() > 9 || Digits.getAsInteger(10, Index))
@@ -123,19 +138,95 @@ private:
   StringMap<SmallVector<unsigned, 1>> ParamCounts;
 };
 
-/// Recursive-descent parser over the token vector; statement level is an
+/// The parser's view of the tokens: lexed on demand, a chunk at a time.
+/// Chunks never move, so a reference to a token stays valid while a
+/// statement is parsed; those the parser has passed are recycled, so a
+/// large module never holds all of its tokens (they would take several
+/// times the memory of the text).
+class TokenStream {
+public:
+  explicit TokenStream(Lexer &L) : L(L) {}
+
+  /// Token \p I of the text; past the End token, the End token.
+  const Token &operator[](size_t I) {
+    if (LLVM_LIKELY(I < Lexed))
+      return Chunks[I >> ChunkBits][I & (ChunkSize - 1)];
+    return lexUpTo(I);
+  }
+
+  /// Lets the chunks wholly before token \p I be reused.
+  void releaseBefore(size_t I) {
+    for (size_t C = I >> ChunkBits; FirstLive < C; ++FirstLive) {
+      Free.push_back(Chunks[FirstLive]);
+      Chunks[FirstLive] = nullptr;
+    }
+  }
+
+private:
+  static constexpr unsigned ChunkBits = 9;
+  static constexpr size_t ChunkSize = size_t(1) << ChunkBits;
+
+  Lexer &L;
+  std::vector<Token *> Chunks; ///< by chunk number; null once released.
+  std::vector<std::unique_ptr<Token[]>> Storage;
+  std::vector<Token *> Free;
+  size_t FirstLive = 0; ///< the first chunk not released.
+  size_t Lexed = 0;     ///< tokens lexed so far.
+
+  const Token &lexUpTo(size_t I) {
+    while (I >= Lexed && !L.done()) {
+      Token *Chunk;
+      if (Free.empty()) {
+        Storage.push_back(std::make_unique<Token[]>(ChunkSize));
+        Chunk = Storage.back().get();
+      } else {
+        Chunk = Free.back();
+        Free.pop_back();
+      }
+      Chunks.push_back(Chunk);
+      Lexed += L.lex(Chunk, ChunkSize);
+    }
+    if (I >= Lexed)
+      I = Lexed - 1; // the End token
+    return Chunks[I >> ChunkBits][I & (ChunkSize - 1)];
+  }
+};
+
+/// The ';' bytes of \p Text, counted in blocks with a byte-wide counter
+/// (which the compiler turns into vector code).
+size_t countSemicolons(StringRef Text) {
+  size_t N = 0;
+  const char *P = Text.data(), *E = P + Text.size();
+  for (; E - P >= 255; P += 255) {
+    uint8_t Block = 0;
+    for (unsigned I = 0; I < 255; ++I)
+      Block += P[I] == ';';
+    N += Block;
+  }
+  for (; P < E; ++P)
+    N += *P == ';';
+  return N;
+}
+
+/// Recursive-descent parser over the token stream; statement level is an
 /// iterative loop.
 class Parser {
 public:
-  Parser(TokenList Tokens, ParsedAsm &Out, ParsedModule *Module = nullptr)
-      : Toks(std::move(Tokens.Tokens)), Rewritten(std::move(Tokens.Rewritten)),
-        Out(Out), M(Module) {}
+  Parser(Lexer &L, StringRef Text, ParsedAsm &Out,
+         ParsedModule *Module = nullptr)
+      : Lex(L), Toks(L), Text(Text), Out(Out), M(Module) {
+    Cur = &Toks[0];
+  }
 
   void run();
 
 private:
-  std::vector<Token> Toks;
-  std::deque<std::string> Rewritten; ///< spellings Toks point into
+  Lexer &Lex;
+  TokenStream Toks;
+  StringRef Text;
+  /// Toks[P], and the end of Toks[P - 1] (0 at the start).
+  const Token *Cur = nullptr;
+  unsigned PrevEnd = 0;
 
   ParsedAsm &Out;
   ParsedModule *M; ///< set in module mode.
@@ -149,17 +240,25 @@ private:
   /// The `{ }` scopes open at the current point, innermost last (scope 0,
   /// the whole text, is always there).
   SmallVector<unsigned, 8> ScopeStack = {0};
+  /// The `bra` instructions with a label operand, for resolveLabels (which
+  /// then need not read the instructions again).
+  struct Branch {
+    unsigned Instruction;
+    unsigned Scope;
+    std::string Target;
+  };
+  std::vector<Branch> Branches;
 
-  const Token &cur() const { return Toks[P]; }
-  const Token &peekTok(size_t Ahead = 1) const {
-    return Toks[std::min(P + Ahead, Toks.size() - 1)];
-  }
+  const Token &cur() const { return *Cur; }
+  const Token &peekTok(size_t Ahead = 1) { return Toks[P + Ahead]; }
   bool atEnd() const { return cur().is(Token::Kind::End); }
   void advance() {
-    if (!atEnd())
-      ++P;
+    if (!atEnd()) {
+      PrevEnd = Cur->end();
+      Cur = &Toks[++P];
+    }
   }
-  unsigned prevEnd() const { return P == 0 ? 0 : Toks[P - 1].end(); }
+  unsigned prevEnd() const { return PrevEnd; }
 
   void diag(Sev Level, const Twine &Msg, const Token &At) {
     diag(Level, Msg, TextRange{At.Offset, At.Length});
@@ -210,11 +309,12 @@ private:
   void parseRegisterDecl();
   void parseInstruction();
   bool parseOperandList(Instruction &I);
-  std::optional<Operand> parseOperand(unsigned OpDepth);
-  std::optional<Operand> parseAddress(unsigned OpDepth);
-  std::optional<Operand> parseVector(unsigned OpDepth);
+  bool parseOperand(unsigned OpDepth, Operand &O);
+  void parseAddress(unsigned OpDepth, Operand &A);
+  void parseVector(unsigned OpDepth, Operand &V);
+  unsigned countItems();
   std::string registerName(StringRef Spelling) const;
-  Operand makeNumber(const Token &T, bool Negative, unsigned Begin);
+  void makeNumber(const Token &T, bool Negative, unsigned Begin, Operand &O);
 };
 
 /// A register declared in a nested `{ }` scope (every inline-asm block's
@@ -223,8 +323,13 @@ private:
 /// which no PTX identifier contains (operandDisplayName drops it).
 std::string Parser::registerName(StringRef Spelling) const {
   const unsigned FunctionDepth = M ? 1 : 0;
-  if (auto D = Regs.declaredIn(Spelling); D && D->first > FunctionDepth)
-    return (Spelling + "#" + Twine(D->second)).str();
+  if (std::optional<unsigned> S =
+          Regs.declaredDeeperThan(Spelling, FunctionDepth)) {
+    std::string Name = Spelling.str();
+    Name += '#';
+    Name += utostr(*S);
+    return Name;
+  }
   return Spelling.str();
 }
 
@@ -849,17 +954,31 @@ void Parser::parseRegisterDecl() {
   }
 }
 
-Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
-  Operand O;
+/// Fills \p O (a default Operand) with the number \p T, negated if
+/// \p Negative (its '-' starting at \p Begin).
+void Parser::makeNumber(const Token &T, bool Negative, unsigned Begin,
+                        Operand &O) {
   O.Range = {Begin, T.end() - Begin};
   StringRef S = T.Spelling;
-  O.Text = (Negative ? "-" : "") + S.str();
+  if (Negative)
+    O.Text = '-';
+  O.Text.append(S.data(), S.size());
   O.K = Operand::Kind::Immediate;
+
+  // The common case, a short decimal literal: no radix or suffix to look
+  // for, no overflow possible.
+  if (S.size() <= 18 && (S[0] != '0' || S.size() == 1) &&
+      all_of(S, [](char C) { return isDigit(C); })) {
+    int64_t Value = 0;
+    for (char C : S)
+      Value = Value * 10 + (C - '0');
+    O.Imm = Negative ? -Value : Value;
+    return;
+  }
 
   auto Fail = [&](const Twine &Msg) {
     diag(Sev::Error, Msg, O.Range);
     O.K = Operand::Kind::Symbol;
-    return O;
   };
 
   uint64_t Value = 0;
@@ -872,7 +991,7 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
     if (Hex.size() != Want || Hex.getAsInteger(16, Value))
       return Fail("malformed floating-point literal '" + S + "'");
     O.Imm = int64_t(Value);
-    return O;
+    return;
   }
   if (Lower.ends_with("U") || Lower.ends_with("u"))
     Lower = Lower.drop_back();
@@ -891,7 +1010,7 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
   } else if (Lower.contains('.') || Lower.contains_insensitive("e")) {
     // Decimal float: a Symbol, value not needed by the analysis.
     O.K = Operand::Kind::Symbol;
-    return O;
+    return;
   }
   if (Digits.empty() || Digits.getAsInteger(Radix, Value)) {
     bool AllDigits = !Digits.empty() && all_of(Digits, [&](char C) {
@@ -905,14 +1024,15 @@ Operand Parser::makeNumber(const Token &T, bool Negative, unsigned Begin) {
       !(Negative && Value == uint64_t(1) << 63) && Radix == 10)
     return Fail("integer literal '" + S + "' is too large");
   O.Imm = Negative ? int64_t(0 - Value) : int64_t(Value);
-  return O;
+  return;
 }
 
-std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
+/// Parses `[...]` into \p A (a default Operand), in place: operands are
+/// built where they end up, never moved.
+void Parser::parseAddress(unsigned OpDepth, Operand &A) {
   const Token &Open = cur();
   unsigned Begin = Open.Offset;
   advance();
-  Operand A;
   A.K = Operand::Kind::Address;
   auto Recover = [&]() {
     while (!atEnd() && !cur().isPunct(']') && !cur().isPunct(';') &&
@@ -921,15 +1041,15 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
     if (cur().isPunct(']'))
       advance();
     A.Range = {Begin, prevEnd() - Begin};
-    return A;
   };
-  std::optional<Operand> Base = parseOperand(OpDepth + 1);
-  if (!Base)
+  Operand &Base = A.Elements.emplace_back();
+  if (!parseOperand(OpDepth + 1, Base)) {
+    A.Elements.pop_back();
     return Recover();
-  if (!Base->isLeaf())
+  }
+  if (!Base.isLeaf())
     diag(Sev::Error, "address base must be a register, operand or symbol",
-         Base->Range);
-  A.Elements.push_back(std::move(*Base));
+         Base.Range);
   while (cur().isPunct('+') || cur().isPunct('-')) {
     bool Minus = cur().isPunct('-');
     advance();
@@ -943,7 +1063,8 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
       diag(Sev::Error, "expected a constant offset in address", cur());
       return Recover();
     }
-    Operand Off = makeNumber(cur(), Neg, NumBegin);
+    Operand Off;
+    makeNumber(cur(), Neg, NumBegin, Off);
     advance();
     if (Off.K != Operand::Kind::Immediate)
       return Recover();
@@ -953,10 +1074,7 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
   // (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor, prefetch.tensor).
   if (cur().isPunct(',') && peekTok().isPunct('{')) {
     advance();
-    std::optional<Operand> Coords = parseVector(OpDepth + 1);
-    if (!Coords)
-      return Recover();
-    A.Elements.push_back(std::move(*Coords));
+    parseVector(OpDepth + 1, A.Elements.emplace_back());
   }
   if (!cur().isPunct(']')) {
     diag(Sev::Error, "expected ']' to close the address", cur());
@@ -964,28 +1082,68 @@ std::optional<Operand> Parser::parseAddress(unsigned OpDepth) {
   }
   advance();
   A.Range = {Begin, prevEnd() - Begin};
-  return A;
 }
 
-std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
+/// How many operands the list at the current token has: the ',' and '|'
+/// outside brackets up to the ';' or the bracket that closes the list, on
+/// the tokens ahead (which are lexed anyway), so that the operands go to
+/// one allocation of the right size. Only a capacity: a malformed list
+/// gets a guess.
+unsigned Parser::countItems() {
+  unsigned N = 1, Nest = 0;
+  for (size_t I = P, E = P + 1024; I < E; ++I) {
+    const Token &T = Toks[I];
+    if (T.is(Token::Kind::End))
+      break;
+    if (!T.is(Token::Kind::Punct))
+      continue;
+    switch (T.Spelling[0]) {
+    case '[':
+    case '{':
+    case '(':
+      ++Nest;
+      break;
+    case ']':
+    case '}':
+    case ')':
+      if (Nest == 0)
+        return N;
+      --Nest;
+      break;
+    case ',':
+    case '|':
+      N += Nest == 0;
+      break;
+    case ';':
+      return N;
+    }
+  }
+  return N;
+}
+
+/// Parses `{...}` or `(...)` into \p V (a default Operand), in place.
+void Parser::parseVector(unsigned OpDepth, Operand &V) {
   unsigned Begin = cur().Offset;
   char Close = cur().isPunct('(') ? ')' : '}';
   advance();
-  Operand V;
   V.K = Operand::Kind::Vector;
   if (cur().isPunct(Close)) {
     advance();
     V.Range = {Begin, prevEnd() - Begin};
-    return V;
+    return;
   }
+  V.Elements.reserve(countItems());
+  // Parses one element at the end of V.Elements; drops it if unreadable.
+  auto Element = [&]() {
+    if (parseOperand(OpDepth + 1, V.Elements.emplace_back()))
+      return true;
+    V.Elements.pop_back();
+    return false;
+  };
   while (true) {
-    std::optional<Operand> E = parseOperand(OpDepth + 1);
-    if (E)
-      V.Elements.push_back(std::move(*E));
-    if (E && cur().isPunct('|')) {
+    if (Element() && cur().isPunct('|')) {
       advance();
-      if (std::optional<Operand> E2 = parseOperand(OpDepth + 1))
-        V.Elements.push_back(std::move(*E2));
+      Element();
     }
     if (cur().isPunct(',')) {
       advance();
@@ -1008,68 +1166,72 @@ std::optional<Operand> Parser::parseVector(unsigned OpDepth) {
     break;
   }
   V.Range = {Begin, prevEnd() - Begin};
-  return V;
 }
 
-std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
+/// Parses one operand into \p O, a default Operand where the operand is
+/// to stay (so that nothing is moved). Returns false, with a diagnostic,
+/// if there is none; \p O is then to be dropped.
+bool Parser::parseOperand(unsigned OpDepth, Operand &O) {
   const Token &T = cur();
   if (OpDepth > MaxOperandDepth) {
     diag(Sev::Error, "operand nesting is too deep", T);
-    return std::nullopt;
+    return false;
   }
-  Operand O;
   O.Range = {T.Offset, T.Length};
   switch (T.K) {
   case Token::Kind::Number:
-    O = makeNumber(T, false, T.Offset);
+    makeNumber(T, false, T.Offset, O);
     advance();
-    return O;
+    return true;
   case Token::Kind::Register:
     O.K = Operand::Kind::Register;
     O.Text = registerName(T.Spelling);
     advance();
-    return O;
+    return true;
   case Token::Kind::AsmOperand:
     O.K = Operand::Kind::AsmOperand;
     O.Text = T.Spelling;
     O.AsmOperandIndex = T.AsmIndex;
     advance();
-    return O;
+    return true;
   case Token::Kind::Word:
     O.K = Regs.isDeclared(T.Spelling) ? Operand::Kind::Register
                                       : Operand::Kind::Symbol;
     O.Text = O.K == Operand::Kind::Register ? registerName(T.Spelling)
                                             : T.Spelling;
     advance();
-    return O;
+    return true;
   case Token::Kind::Punct:
-    if (T.isPunct('['))
-      return parseAddress(OpDepth);
+    if (T.isPunct('[')) {
+      parseAddress(OpDepth, O);
+      return true;
+    }
     // `{a, b}` vectors; `(a, b)` lists of call.uni are represented the
     // same way.
-    if (T.isPunct('{') || T.isPunct('('))
-      return parseVector(OpDepth);
+    if (T.isPunct('{') || T.isPunct('(')) {
+      parseVector(OpDepth, O);
+      return true;
+    }
     if (T.isPunct('!')) {
       unsigned Begin = T.Offset;
       advance();
-      std::optional<Operand> Inner = parseOperand(OpDepth + 1);
-      if (!Inner)
-        return std::nullopt;
-      if (!Inner->isLeaf()) {
-        diag(Sev::Error, "'!' applies only to a predicate", Inner->Range);
-        return Inner;
+      if (!parseOperand(OpDepth + 1, O))
+        return false;
+      if (!O.isLeaf()) {
+        diag(Sev::Error, "'!' applies only to a predicate", O.Range);
+        return true;
       }
-      Inner->Negated = true;
-      Inner->Range = {Begin, Inner->Range.Offset + Inner->Range.Length - Begin};
-      return Inner;
+      O.Negated = true;
+      O.Range = {Begin, O.Range.Offset + O.Range.Length - Begin};
+      return true;
     }
     if (T.isPunct('-') && peekTok().is(Token::Kind::Number) &&
         peekTok().Offset == T.end()) {
       unsigned Begin = T.Offset;
       advance();
-      O = makeNumber(cur(), true, Begin);
+      makeNumber(cur(), true, Begin, O);
       advance();
-      return O;
+      return true;
     }
     break;
   default:
@@ -1079,7 +1241,7 @@ std::optional<Operand> Parser::parseOperand(unsigned OpDepth) {
        T.is(Token::Kind::End) ? Twine("expected an operand at end of text")
                               : Twine("expected an operand"),
        T);
-  return std::nullopt;
+  return false;
 }
 
 /// Parses the operands up to and including ';'. Returns true if the
@@ -1109,21 +1271,22 @@ bool Parser::parseOperandList(Instruction &I) {
   if (EndsWithoutSemicolon())
     return MissingSemi();
 
+  I.Operands.reserve(countItems());
+  // Parses one operand at the end of I.Operands; drops it if unreadable.
+  auto Next = [&]() {
+    if (parseOperand(0, I.Operands.emplace_back()))
+      return true;
+    I.Operands.pop_back();
+    skipStatement();
+    return false;
+  };
   while (true) {
-    std::optional<Operand> Op = parseOperand(0);
-    if (!Op) {
-      skipStatement();
+    if (!Next())
       return false;
-    }
-    I.Operands.push_back(std::move(*Op));
     if (cur().isPunct('|')) {
       advance();
-      std::optional<Operand> Second = parseOperand(0);
-      if (!Second) {
-        skipStatement();
+      if (!Next())
         return false;
-      }
-      I.Operands.push_back(std::move(*Second));
     }
     if (cur().isPunct(',')) {
       advance();
@@ -1143,11 +1306,8 @@ bool Parser::parseOperandList(Instruction &I) {
 }
 
 void Parser::parseInstruction() {
-  Instruction I;
-  I.ScopeDepth = Depth;
-  I.Scope = ScopeStack.back();
   unsigned Begin = cur().Offset;
-
+  std::optional<Guard> Pred;
   if (cur().isPunct('@')) {
     advance();
     Guard G;
@@ -1169,7 +1329,7 @@ void Parser::parseInstruction() {
                            : PT.Spelling;
     G.Predicate.AsmOperandIndex = PT.AsmIndex;
     G.Predicate.Range = {PT.Offset, PT.Length};
-    I.Pred = std::move(G);
+    Pred = std::move(G);
     advance();
   }
 
@@ -1180,14 +1340,24 @@ void Parser::parseInstruction() {
     skipStatement();
     return;
   }
-  I.Opcode = OpTok.Spelling;
+  // Built in place: an Instruction is large (its parts are inline), moving
+  // one costs as much as filling it.
+  Instruction &I = Out.Instructions.emplace_back();
+  I.ScopeDepth = Depth;
+  I.Scope = ScopeStack.back();
+  I.Pred = std::move(Pred);
+  StringRef Opcode = OpTok.Spelling;
+  I.Opcode.assign(Opcode.data(), Opcode.size());
   I.OpcodeRange = {OpTok.Offset, OpTok.Length};
-  SmallVector<StringRef, 8> Parts;
-  StringRef(I.Opcode).split(Parts, '.');
+  // Long opcodes (cp.async.bulk.tensor...) have more parts than fit
+  // inline: one allocation of the right size rather than doubling.
+  SmallVector<StringRef, 16> Parts;
+  Opcode.split(Parts, '.');
+  I.Parts.reserve(Parts.size());
   for (StringRef Part : Parts) {
     if (Part.empty())
-      diag(Sev::Warning, "empty modifier in opcode '" + I.Opcode + "'", OpTok);
-    I.Parts.push_back(Part.str());
+      diag(Sev::Warning, "empty modifier in opcode '" + Opcode + "'", OpTok);
+    I.Parts.emplace_back(Part.data(), Part.size());
   }
   advance();
 
@@ -1197,17 +1367,20 @@ void Parser::parseInstruction() {
   I.Range = {Begin, End - Begin};
   if (!Clean || !isKnownOpcodeBase(I.base())) {
     if (Out.UnknownInstructions++ == 0)
-      Out.FirstUnknown = int(Out.Instructions.size());
+      Out.FirstUnknown = int(Out.Instructions.size() - 1);
   }
-  Out.Instructions.push_back(std::move(I));
+  if (I.Parts[0] == "bra" && I.Operands.size() == 1 && I.Operands[0].isLeaf())
+    Branches.push_back(
+        {unsigned(Out.Instructions.size() - 1), I.Scope, I.Operands[0].Text});
 }
 
 void Parser::run() {
   // At most one instruction per ';': reserving saves moving the
   // instructions of a large module as the vector grows.
-  Out.Instructions.reserve(llvm::count_if(
-      Toks, [](const Token &T) { return T.isPunct(';'); }));
+  Out.Instructions.reserve(countSemicolons(Text));
   while (!atEnd()) {
+    // No reference into the tokens lives from one statement to the next.
+    Toks.releaseBefore(P);
     const Token &T = cur();
     if (T.isPunct(';')) {
       advance();
@@ -1281,9 +1454,8 @@ void Parser::run() {
   // Bytes the lexer could not read (diagnosed there, perhaps past the
   // diagnostics cap) are errors of the function they are in too.
   if (M)
-    for (const Token &T : Toks)
-      if (T.is(Token::Kind::Invalid))
-        chargeError("unexpected characters in PTX text", {T.Offset, T.Length});
+    for (TextRange R : Lex.invalidRanges())
+      chargeError("unexpected characters in PTX text", R);
   resolveLabels();
 }
 
@@ -1291,19 +1463,18 @@ void Parser::resolveLabels() {
   // (scope, name) -> label. A scope declaring a name twice is an error in
   // PTX; the first declaration is kept.
   DenseMap<std::pair<unsigned, StringRef>, unsigned> ByScope;
+  ByScope.reserve(Out.Labels.size());
   for (unsigned L = 0; L < Out.Labels.size(); ++L)
     ByScope.try_emplace({Out.Labels[L].Scope, Out.Labels[L].Name}, L);
   if (ByScope.empty())
     return;
-  for (Instruction &I : Out.Instructions) {
-    if (I.base() != "bra" || I.Operands.size() != 1 || !I.Operands[0].isLeaf())
-      continue;
-    StringRef Name = I.Operands[0].Text;
-    for (unsigned S = I.Scope, Steps = 0;
+  for (const Branch &B : Branches) {
+    StringRef Name = B.Target;
+    for (unsigned S = B.Scope, Steps = 0;
          S < Out.Scopes.size() && Steps <= Out.Scopes.size(); ++Steps) {
       auto It = ByScope.find({S, Name});
       if (It != ByScope.end()) {
-        I.TargetLabel = int(It->second);
+        Out.Instructions[B.Instruction].TargetLabel = int(It->second);
         break;
       }
       if (S == 0)
@@ -1317,8 +1488,14 @@ ParsedAsm parse(StringRef Text, bool InlineAsm,
                 ArrayRef<AsmOperandInfo> Operands,
                 ParsedModule *Module = nullptr) {
   ParsedAsm Out;
-  TokenList Tokens = lexPtx(Text, InlineAsm, Operands, Out.Diagnostics);
-  Parser(std::move(Tokens), Out, Module).run();
+  Lexer L(Text, InlineAsm, Operands);
+  Parser(L, Text, Out, Module).run();
+  // The lexer's diagnostics first, then the parser's, under one cap, as
+  // if the text had been lexed before it was parsed.
+  std::vector<ParseDiagnostic> ParserDiags = std::move(Out.Diagnostics);
+  Out.Diagnostics = std::move(L.diagnostics());
+  for (ParseDiagnostic &D : ParserDiags)
+    addDiagnostic(Out.Diagnostics, D.Level, std::move(D.Message), D.Range);
   return Out;
 }
 

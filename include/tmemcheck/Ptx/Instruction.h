@@ -44,16 +44,18 @@ struct Operand {
     Vector,     ///< `{ ... }`: Elements are the entries.
   };
 
+  // (Members ordered so that no padding comes between them: a large
+  // module has millions of operands.)
   Kind K = Kind::Symbol;
-  std::string Text; ///< Spelling as written (for leaves).
   /// For AsmOperand: index into the asm statement's operand list (outputs
   /// first, then inputs, as GCC numbers them). -1 when unresolved.
   int AsmOperandIndex = -1;
+  std::string Text;          ///< Spelling as written (for leaves).
   int64_t Imm = 0;           ///< For Immediate.
   int64_t AddressOffset = 0; ///< For Address: `[base+16]` -> 16.
-  bool Negated = false;      ///< `!p` operand of a predicate-taking instr.
   std::vector<Operand> Elements;
   TextRange Range;
+  bool Negated = false; ///< `!p` operand of a predicate-taking instr.
 
   bool isLeaf() const { return K != Kind::Address && K != Kind::Vector; }
   /// The name as the source wrote it: a register of a nested `{ }` scope
@@ -77,8 +79,9 @@ struct Instruction {
   std::string Opcode;
   /// Opcode split at '.', e.g. {"tcgen05", "ld", "sync", "aligned",
   /// "32x32b", "x2", "b32"}. `::` stays inside a part ("wait::ld",
-  /// "cta_group::1").
-  llvm::SmallVector<std::string, 8> Parts;
+  /// "cta_group::1"). Most opcodes have at most four parts (`mov.u32`,
+  /// `setp.ne.s32`); the parser gives the others one allocation.
+  llvm::SmallVector<std::string, 4> Parts;
   std::optional<Guard> Pred;
   std::vector<Operand> Operands;
   TextRange Range;         ///< From the guard (or opcode) to the ';'.
