@@ -1454,14 +1454,14 @@ PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
     V = Flow->second;
   } else {
     for (unsigned Def : All ? Sites->second : Reach) {
-      std::vector<PtxValue> Outs;
-      if (At.Depth == 0) {
-        Outs = Outputs[Def];
-      } else {
+      std::vector<PtxValue> Guarded;
+      if (At.Depth != 0) {
         llvm::SaveAndRestore<std::optional<ReadPoint>> Saved(
             Point, ReadPoint{Def, At.Depth - 1});
-        Outs = guardedOutputs(Def);
+        Guarded = guardedOutputs(Def);
       }
+      const std::vector<PtxValue> &Outs =
+          At.Depth == 0 ? Outputs[Def] : Guarded;
       const std::vector<const ptx::Operand *> &Dests = DestsOf[Def];
       for (size_t D = 0; D < Dests.size() && D < Outs.size(); ++D)
         if (Dests[D]->Text == Name && Outs[D].Defined)
@@ -2232,6 +2232,16 @@ PtxValue widened(const PtxValue &Old, const PtxValue &New, PtxIdentities &Ids) {
 }
 } // namespace
 
+/// The entry of \p Key in \p Map, or an empty one (StringMap::lookup
+/// copies the vector).
+template <typename T>
+static const std::vector<T> &entryOf(const StringMap<std::vector<T>> &Map,
+                                     StringRef Key) {
+  static const std::vector<T> Empty;
+  auto It = Map.find(Key);
+  return It == Map.end() ? Empty : It->second;
+}
+
 void RegisterValues::solve() {
   const size_t N = Code.Instructions.size();
   // The definitions and readers of each register, and for registers with
@@ -2302,7 +2312,7 @@ void RegisterValues::solve() {
     if (auto It = Overrides.find(Name); It != Overrides.end())
       return It->second;
     PtxValue V;
-    for (unsigned Idx : Defs.lookup(Name)) {
+    for (unsigned Idx : entryOf(Defs, Name)) {
       const std::vector<PtxValue> &Vals = Outputs[Idx];
       const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
       for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
@@ -2314,7 +2324,7 @@ void RegisterValues::solve() {
       return V;
     // Definitions that disagree: which one a thread sees depends on the
     // branches that lead to them.
-    for (const std::string &P : Deciders.lookup(Name)) {
+    for (const std::string &P : entryOf(Deciders, Name)) {
       auto It = Values.find(P);
       if (It == Values.end() || !It->second.Defined)
         continue;
@@ -2362,12 +2372,12 @@ void RegisterValues::solve() {
       if (It != Values.end() && It->second == V)
         continue;
       Values[Name] = std::move(V);
-      for (unsigned R : Readers.lookup(Name))
+      for (unsigned R : entryOf(Readers, Name))
         if (!Dirty[R]) {
           Dirty[R] = 1;
           ++DirtyCount;
         }
-      for (const std::string &D : Dependent.lookup(Name))
+      for (const std::string &D : entryOf(Dependent, Name))
         Stack.push_back(D);
     }
   };
