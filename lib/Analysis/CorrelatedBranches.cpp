@@ -86,14 +86,6 @@ std::vector<std::optional<Facts>> decidedConditions(const KernelGraph &G,
   return In;
 }
 
-void rebuildPredecessors(KernelGraph &G) {
-  for (Block &B : G.Blocks)
-    B.Preds.clear();
-  for (unsigned B = 0; B < G.Blocks.size(); ++B)
-    for (unsigned S : G.Blocks[B].Succs)
-      G.Blocks[S].Preds.push_back(B);
-}
-
 /// One round of retargeting; returns the number of edges moved.
 unsigned threadOnce(KernelGraph &G) {
   std::vector<int> KeyOf = internKeys(G);
@@ -133,7 +125,7 @@ unsigned threadOnce(KernelGraph &G) {
     }
   }
   if (Moved)
-    rebuildPredecessors(G);
+    G.rebuildPredecessors();
   return Moved;
 }
 
@@ -166,7 +158,7 @@ unsigned threadCorrelatedBranches(KernelGraph &G) {
       Detached = true;
     }
   if (Detached)
-    rebuildPredecessors(G);
+    G.rebuildPredecessors();
   return Total;
 }
 

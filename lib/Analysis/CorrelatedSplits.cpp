@@ -59,11 +59,7 @@ KernelGraph assumeConditionValues(const KernelGraph &G,
       Out.Blocks[B].Succs.clear();
       Out.Blocks[B].BranchUniformity.reset();
     }
-  for (Block &B : Out.Blocks)
-    B.Preds.clear();
-  for (unsigned B = 0; B < Out.Blocks.size(); ++B)
-    for (unsigned S : Out.Blocks[B].Succs)
-      Out.Blocks[S].Preds.push_back(B);
+  Out.rebuildPredecessors();
   return Out;
 }
 

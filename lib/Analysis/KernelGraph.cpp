@@ -95,6 +95,14 @@ void KernelGraph::addEdge(unsigned From, unsigned To) {
   Blocks[To].Preds.push_back(From);
 }
 
+void KernelGraph::rebuildPredecessors() {
+  for (Block &B : Blocks)
+    B.Preds.clear();
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    for (unsigned S : Blocks[B].Succs)
+      Blocks[S].Preds.push_back(B);
+}
+
 std::vector<unsigned> KernelGraph::reversePostOrder() const {
   std::vector<unsigned> Order;
   if (Blocks.empty())

@@ -7,24 +7,7 @@
 // bound to one. Tests of different values or of opposite conditions are
 // still reported.
 
-#include <cstdint>
-
-__device__ __forceinline__ void alloc_cols(uint32_t *slot, uint32_t ncols) {
-  asm volatile(
-      "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
-          static_cast<uint32_t>(__cvta_generic_to_shared(slot))),
-      "r"(ncols)
-      : "memory");
-  asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::
-                   : "memory");
-}
-
-__device__ __forceinline__ void free_cols(uint32_t taddr, uint32_t ncols) {
-  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(
-                   taddr),
-               "r"(ncols)
-               : "memory");
-}
+#include "Inputs/raw-tmem-alloc.cuh"
 
 // Correct: a kernel parameter.
 __global__ void same_parameter(float *out, int use_tmem) {

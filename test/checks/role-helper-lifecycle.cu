@@ -10,24 +10,7 @@
 // leak, no "never allocated". When the helper decides by the CTA, or the
 // alloc is unconditional and the free is not, the findings stay.
 
-#include <cstdint>
-
-__device__ __forceinline__ void alloc_cols(uint32_t *slot, uint32_t ncols) {
-  asm volatile(
-      "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
-          static_cast<uint32_t>(__cvta_generic_to_shared(slot))),
-      "r"(ncols)
-      : "memory");
-  asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::
-                   : "memory");
-}
-
-__device__ __forceinline__ void free_cols(uint32_t taddr, uint32_t ncols) {
-  asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(
-                   taddr),
-               "r"(ncols)
-               : "memory");
-}
+#include "Inputs/raw-tmem-alloc.cuh"
 
 __device__ __forceinline__ int canonical_warp_idx_sync() {
   return __shfl_sync(0xffffffff, threadIdx.x / 32, 0);

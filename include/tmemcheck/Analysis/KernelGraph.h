@@ -283,6 +283,9 @@ struct KernelGraph {
 
   unsigned addBlock();
   void addEdge(unsigned From, unsigned To);
+  /// Recomputes every block's Preds from the Succs, after passes that
+  /// retarget edges (CorrelatedBranches, CorrelatedSplits).
+  void rebuildPredecessors();
   /// Blocks in reverse post-order from Entry (unreachable blocks omitted).
   std::vector<unsigned> reversePostOrder() const;
   /// Blocks reachable from \p From through at least one edge (From itself
