@@ -64,6 +64,37 @@ bool BarrierGates::behindWaitOn(uint64_t M2, const Event &Wait,
   return !It->second[XB];
 }
 
+bool BarrierGates::alwaysBehindWaitOn(uint64_t M2, const Event &Access) {
+  const unsigned XB = Index.BlockOf[Access.Id];
+  constexpr unsigned End = ~0u;
+  // Both kinds of path enter the access's block at its start.
+  if (waitIn(M2, XB, 0, Access.Id))
+    return true;
+  auto Avoid = [&](unsigned From) -> const std::vector<uint8_t> & {
+    auto [It, New] = Avoiding.try_emplace({From, M2});
+    if (New)
+      It->second = G.reachableFrom(
+          From, [&](unsigned B) { return !waitIn(M2, B, 0, End); });
+    return It->second;
+  };
+  // From the entry: through a wait in the entry block itself, or not
+  // reaching the access's block without one.
+  if (XB == G.Entry)
+    return false;
+  if (!waitIn(M2, G.Entry, 0, End) && Avoid(G.Entry)[XB])
+    return false;
+  // Round a loop: a wait after the access in its block, or none of the
+  // paths back avoids one.
+  return waitIn(M2, XB, Access.Id + 1, End) || !Avoid(XB)[XB];
+}
+
+std::vector<uint64_t> BarrierGates::waitedBarriers() const {
+  std::vector<uint64_t> Out;
+  for (const auto &[Id, ByBlock] : Waits)
+    Out.push_back(Id);
+  return Out;
+}
+
 bool BarrierGates::gatedByLaterHandOff(const Event &Arrive, uint64_t M,
                                        const Event &Wait, const Event &Access) {
   const unsigned EB = Index.BlockOf[Arrive.Id];

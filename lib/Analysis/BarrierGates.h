@@ -50,6 +50,14 @@ public:
   bool gatedByLaterHandOff(const Event &Arrive, uint64_t M, const Event &Wait,
                            const Event &Access);
 
+  /// True if every path from the kernel's entry to \p Access, and every
+  /// path from \p Access round a loop back to it, passes a wait on \p M2:
+  /// each execution of \p Access follows a wait on M2 of its own.
+  bool alwaysBehindWaitOn(uint64_t M2, const Event &Access);
+
+  /// The barriers some mbarrier wait is on (0, unknown, excluded).
+  std::vector<uint64_t> waitedBarriers() const;
+
 private:
   /// True if every path from \p Wait to \p Access passes a wait on \p M2.
   bool behindWaitOn(uint64_t M2, const Event &Wait, const Event &Access);

@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <tuple>
+
 namespace tmemcheck {
 
 namespace {
@@ -26,6 +28,13 @@ struct ThreadState {
   using BarrierSet = SortedSet<uint64_t>;
   EventSet Loads;  ///< ld not yet waited for
   EventSet Stores; ///< st not yet waited for
+  /// Pending ld that a later st of this thread follows, that st not yet
+  /// waited for.
+  EventSet LoadsBeforeStore;
+  /// ld complete under PTX ISA 9.4 only: a st of this thread followed it
+  /// (9.4 pipelines ld -> st of one warp, rules §5.1) and a wait::st
+  /// completed that st. Not in Loads; a path with it still in Loads wins.
+  EventSet LoadsOrderedByStore;
   EventSet Async;  ///< mma/cp/shift not yet committed
   /// Every mma/cp/shift issued so far: a commit tracks all of them, not
   /// only those since the previous commit (rules §2, commit).
@@ -50,17 +59,23 @@ struct ThreadState {
   bool Top = true;
 
   friend bool operator==(const ThreadState &A, const ThreadState &B) {
-    return A.Loads == B.Loads && A.Stores == B.Stores && A.Async == B.Async &&
-           A.Issued == B.Issued && A.EverCommitted == B.EverCommitted &&
-           A.Committed == B.Committed && A.Waited == B.Waited &&
-           A.Completed == B.Completed && A.WaitedAfterMma == B.WaitedAfterMma &&
-           A.Top == B.Top;
+    return A.Loads == B.Loads && A.Stores == B.Stores &&
+           A.LoadsBeforeStore == B.LoadsBeforeStore &&
+           A.LoadsOrderedByStore == B.LoadsOrderedByStore &&
+           A.Async == B.Async && A.Issued == B.Issued &&
+           A.EverCommitted == B.EverCommitted && A.Committed == B.Committed &&
+           A.Waited == B.Waited && A.Completed == B.Completed &&
+           A.WaitedAfterMma == B.WaitedAfterMma && A.Top == B.Top;
   }
 };
 
 void joinInto(ThreadState &R, const ThreadState &P) {
   R.Loads.unionWith(P.Loads);
   R.Stores.unionWith(P.Stores);
+  R.LoadsBeforeStore.unionWith(P.LoadsBeforeStore);
+  R.LoadsOrderedByStore.unionWith(P.LoadsOrderedByStore);
+  R.LoadsOrderedByStore.eraseIf(
+      [&](unsigned Op) { return R.Loads.count(Op) != 0; });
   R.Async.unionWith(P.Async);
   R.Issued.unionWith(P.Issued);
   R.EverCommitted.unionWith(P.EverCommitted);
@@ -460,7 +475,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
                       std::vector<CompletionHazard> &Out,
                       std::set<std::pair<unsigned, unsigned>> &Seen,
                       CompletionHazard::Kind K,
-                      const std::optional<TmemRange> &Range) {
+                      const std::optional<TmemRange> &Range,
+                      bool OrderedByStore = false) {
       if (!Report)
         return;
       for (unsigned Id : Pending) {
@@ -473,13 +489,19 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         if (K == CompletionHazard::Released && !HandsOff(E, *Op))
           continue;
         if (Seen.insert({Id, E.Id}).second)
-          Out.push_back({Op, &E, K});
+          Out.push_back({Op, &E, K, OrderedByStore});
       }
     };
 
+    // Pending loads, and those a waited st ordered under PTX 9.4 only.
+    auto LoadHazard = [&](CompletionHazard::Kind K,
+                          const std::optional<TmemRange> &Range) {
+      Hazard(S.Loads, Loads, SeenLoad, K, Range);
+      Hazard(S.LoadsOrderedByStore, Loads, SeenLoad, K, Range,
+             /*OrderedByStore=*/true);
+    };
     if (releases(E)) {
-      Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Released,
-             std::nullopt);
+      LoadHazard(CompletionHazard::Released, std::nullopt);
       Hazard(S.Stores, Stores, SeenStore, CompletionHazard::Released,
              std::nullopt);
       // A thread that saw its own mma complete (commit -> its own wait) and
@@ -541,12 +563,13 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       S.Loads.insert(E.Id);
       break;
     case TmemOpKind::Store:
-      Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten, Range);
+      LoadHazard(CompletionHazard::Overwritten, Range);
       S.Stores.insert(E.Id);
+      S.LoadsBeforeStore.unionWith(S.Loads);
       break;
     case TmemOpKind::Mma:
       if (Range)
-        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten, Range);
+        LoadHazard(CompletionHazard::Overwritten, Range);
       for (const TmemRange &In : mmaTmemInputs(E))
         Hazard(S.Stores, Stores, SeenStore, CompletionHazard::ReadByMma, In);
       S.Async.insert(E.Id);
@@ -557,15 +580,23 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     case TmemOpKind::Copy:
     case TmemOpKind::Shift:
       if (Range)
-        Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Overwritten, Range);
+        LoadHazard(CompletionHazard::Overwritten, Range);
       S.Async.insert(E.Id);
       S.Issued.insert(E.Id);
       break;
     case TmemOpKind::WaitLoad:
       S.Loads.clear();
+      S.LoadsBeforeStore.clear();
+      S.LoadsOrderedByStore.clear();
       break;
     case TmemOpKind::WaitStore:
       S.Stores.clear();
+      for (unsigned Op : S.LoadsBeforeStore)
+        if (S.Loads.count(Op)) {
+          S.Loads.erase(Op);
+          S.LoadsOrderedByStore.insert(Op);
+        }
+      S.LoadsBeforeStore.clear();
       break;
     case TmemOpKind::Commit: {
       const AbstractValue *M = operand(E, E.Op->MbarOperand);
@@ -588,12 +619,13 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     case TmemOpKind::Dealloc:
       if (!Range)
         break;
-      Hazard(S.Loads, Loads, SeenLoad, CompletionHazard::Freed, Range);
+      LoadHazard(CompletionHazard::Freed, Range);
       Hazard(S.Stores, Stores, SeenStore, CompletionHazard::Freed, Range);
       // The freed columns are no longer this CTA's: a later arrive hands
       // nothing over (CuTe DSL's producer tail after the dealloc), the
       // dealloc is where the load had to be complete.
-      for (ThreadState::EventSet *Pending : {&S.Loads, &S.Stores})
+      for (ThreadState::EventSet *Pending :
+           {&S.Loads, &S.LoadsOrderedByStore, &S.Stores})
         Pending->eraseIf([&](unsigned Op) {
           std::optional<TmemRange> R = accessRange(*ById[Op]);
           return R && mayOverlap(*R, *Range) &&
@@ -646,6 +678,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
             });
           };
           Prune(Edge.Loads);
+          Prune(Edge.LoadsBeforeStore);
+          Prune(Edge.LoadsOrderedByStore);
           Prune(Edge.Stores);
           Prune(Edge.Async);
           Prune(Edge.Issued);
@@ -656,12 +690,135 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       Transfer);
   Report = true;
   replayForward(G, Sol, Transfer, [](const Event &, const ThreadState &) {});
+
+  // An accumulator read that no mma can have written yet is not a read of
+  // its result: the mma of another role waits on a barrier that only the
+  // reader's role arrives on (FlashKDA's compute warps store the state
+  // columns, read them back, and only then arrive on `state_inp_ready`,
+  // which the MMA warp waits on before its mma writes them). Per path of
+  // the reader: an mma may have run once the reader arrived on one of its
+  // gates, until the reader waits on a barrier a commit covering it
+  // arrives on.
+  if (Sol.Complete && !AccReads.empty()) {
+    // Every arrival on each barrier run: arrives and commits.
+    std::map<uint64_t, std::vector<const Event *>> Arrivals;
+    G.forEachEvent([&](const Event &E) {
+      if (E.K == Event::Kind::Sync && E.Sync &&
+          E.Sync->Kind == SyncOpKind::MbarrierArrive) {
+        for (const auto &[Run, Arrivers] : BarrierKeys(E))
+          Arrivals[Run].push_back(&E);
+      } else if (isTmem(E, TmemOpKind::Commit)) {
+        const AbstractValue *M = operand(E, E.Op->MbarOperand);
+        Arrivals[M ? barrierRunIdentity(*M) : 0].push_back(&E);
+      }
+    });
+    const std::vector<uint64_t> Waited = Gates.waitedBarriers();
+    auto CoveredBy = [&](uint64_t M, unsigned Op) {
+      auto It = CommitCovers.find(M);
+      return It != CommitCovers.end() && It->second.test(Op);
+    };
+    auto CoveredByAny = [&](unsigned Op) {
+      if (CommittedToUnknown.test(Op))
+        return true;
+      return llvm::any_of(CommitCovers,
+                          [&](const auto &C) { return C.second.test(Op); });
+    };
+    auto NotYetWritten = [&](const UncommittedAccumulatorRead &R) {
+      const unsigned LB = BlockOf[R.Load->Id];
+      std::optional<TmemRange> Range = accessRange(*R.Load);
+      if (!Range)
+        return false;
+      // A barrier gates the read's mmas only if the reader's role makes
+      // every arrival on it, and no arrival of unknown identity exists
+      // that another role makes.
+      auto ReadersOnly = [&](uint64_t Run) {
+        auto It = Arrivals.find(Run);
+        return It != Arrivals.end() &&
+               llvm::all_of(It->second, [&](const Event *A) {
+                 return Threads.compatible(BlockOf[A->Id], LB);
+               });
+      };
+      if (Arrivals.count(0) && !ReadersOnly(0))
+        return false;
+      struct Candidate {
+        const Event *Mma;
+        std::vector<uint64_t> Gates;
+      };
+      std::vector<Candidate> Mmas;
+      for (const auto &[W, Mma] : MmaWrites) {
+        if (!mayOverlap(W, *Range))
+          continue;
+        Candidate C{Mma, {}};
+        for (uint64_t Run : Waited)
+          if (ReadersOnly(Run) && Gates.alwaysBehindWaitOn(Run, *Mma))
+            C.Gates.push_back(Run);
+        Mmas.push_back(std::move(C));
+      }
+      if (Mmas.empty() || Mmas.size() > 64)
+        return false;
+      // Bit I: Mmas[I] may have run and not been seen complete.
+      uint64_t Initial = 0;
+      for (size_t I = 0; I < Mmas.size(); ++I)
+        if (Mmas[I].Gates.empty())
+          Initial |= uint64_t(1) << I;
+      auto Step = [&](const Event &E, uint64_t &May) {
+        if ((E.K == Event::Kind::Sync && E.Sync &&
+             E.Sync->Kind == SyncOpKind::MbarrierArrive) ||
+            isTmem(E, TmemOpKind::Commit)) {
+          std::vector<uint64_t> Runs;
+          if (E.K == Event::Kind::Sync) {
+            for (const auto &[Run, Arrivers] : BarrierKeys(E))
+              Runs.push_back(Run);
+          } else {
+            const AbstractValue *M = operand(E, E.Op->MbarOperand);
+            Runs.push_back(M ? barrierRunIdentity(*M) : 0);
+          }
+          for (size_t I = 0; I < Mmas.size(); ++I)
+            for (uint64_t Run : Runs)
+              if (!Run || llvm::is_contained(Mmas[I].Gates, Run))
+                May |= uint64_t(1) << I;
+          return;
+        }
+        if (E.K == Event::Kind::Sync && E.Sync &&
+            E.Sync->Kind == SyncOpKind::MbarrierWait &&
+            Threads.compatible(BlockOf[E.Id], LB)) {
+          const AbstractValue *M = operand(E, E.Sync->MbarOperand);
+          uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+          for (size_t I = 0; I < Mmas.size(); ++I) {
+            unsigned Op = Mmas[I].Mma->Id;
+            if (Id ? CoveredBy(Id, Op) : CoveredByAny(Op))
+              May &= ~(uint64_t(1) << I);
+          }
+        }
+      };
+      ForwardSolution<uint64_t> Gated = solveForward<uint64_t>(
+          G, Budget,
+          [&](unsigned B, const std::vector<uint8_t> &Reached,
+              const std::vector<uint64_t> &Outs) {
+            uint64_t May = B == G.Entry ? Initial : 0;
+            for (unsigned P : G.Blocks[B].Preds)
+              if (Reached[P])
+                May |= Outs[P];
+            return May;
+          },
+          Step);
+      std::optional<uint64_t> AtLoad;
+      replayForward(G, Gated, Step, [&](const Event &E, uint64_t May) {
+        if (&E == R.Load)
+          AtLoad = May;
+      });
+      return AtLoad && *AtLoad == 0;
+    };
+    llvm::erase_if(AccReads, NotYetWritten);
+  }
   // One finding per operation: the first place it must be complete,
   // preferring a hand-off or overwrite over the final dealloc (which
   // tmem-dealloc-race looks at too).
   auto KeepFirst = [](std::vector<CompletionHazard> &Hs) {
+    // An error before a warning: a hazard only PTX 9.4 orders ranks last.
     auto Rank = [](const CompletionHazard &H) {
-      return std::make_pair(H.K == CompletionHazard::Freed ? 1 : 0, H.At->Id);
+      return std::make_tuple(H.OrderedSincePtx94 ? 1 : 0,
+                             H.K == CompletionHazard::Freed ? 1 : 0, H.At->Id);
     };
     std::map<unsigned, CompletionHazard> Best;
     for (const CompletionHazard &H : Hs) {

@@ -54,7 +54,8 @@ public:
       bool OrderedSincePtx94 = false;
       switch (H.K) {
       case CompletionHazard::Overwritten:
-        OrderedSincePtx94 = H.At->Op->Kind == TmemOpKind::Store;
+        OrderedSincePtx94 =
+            !H.OrderedSincePtx94 && H.At->Op->Kind == TmemOpKind::Store;
         What = fmt::format("tcgen05.{} overwrites columns that an earlier "
                            "tcgen05.ld of this thread may still be reading",
                            kindName(H.At->Op->Kind).str());
@@ -70,16 +71,25 @@ public:
       case CompletionHazard::ReadByMma:
         continue;
       }
+      // The ld was followed by a st of this thread that a wait::st
+      // completed: complete under PTX 9.4's ld -> st pipelining only.
+      if (H.OrderedSincePtx94)
+        What += "; PTX ISA 9.4 orders it before the later tcgen05.st of "
+                "this warp that a tcgen05.wait::st completed, earlier "
+                "versions (9.1, CUDA 13.0) do not: wait for the load with "
+                "tcgen05.wait::ld first to be correct under both (rules "
+                "§5.1, §5.2)";
       Finding F = makeKernelLevelFinding(
           G, *H.At,
-          OrderedSincePtx94
+          H.OrderedSincePtx94 ? What
+          : OrderedSincePtx94
               ? What + "; PTX ISA 9.4 orders an ld before a later st of the "
                        "same warp, earlier versions (9.1, CUDA 13.0) do not: "
                        "wait for the load with tcgen05.wait::ld first to be "
                        "correct under both (rules §5.1, §5.2)"
               : What + "; wait for the load with tcgen05.wait::ld first "
                        "(rules §5.2)");
-      if (OrderedSincePtx94)
+      if (OrderedSincePtx94 || H.OrderedSincePtx94)
         F.Level = Severity::Warning;
       F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),
                          "the tcgen05.ld is issued here", H.Op->Id});

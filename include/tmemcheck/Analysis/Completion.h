@@ -55,6 +55,10 @@ struct CompletionHazard {
   const Event *Op = nullptr;
   const Event *At = nullptr;
   Kind K = Released;
+  /// (ld only) Complete at \p At under PTX ISA 9.4, not 9.1: a tcgen05.st
+  /// of the thread followed the ld and a wait::st completed that st (9.4
+  /// pipelines ld -> st of one warp, rules §5.1).
+  bool OrderedSincePtx94 = false;
 };
 
 /// A tcgen05.ld of an mma accumulator not preceded, on some path of the

@@ -12,6 +12,7 @@
 #include "CtaIdentity.h"
 
 #include "tmemcheck/Analysis/AllocBase.h"
+#include "tmemcheck/Analysis/BarrierRuns.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
 #include "tmemcheck/Model/ApiModel.h"
 #include "tmemcheck/Model/TmemOp.h"
@@ -29,6 +30,7 @@
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 #include <fmt/format.h>
 
@@ -301,6 +303,16 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
     Graph.Entry = S->Entry;
     Graph.Exit = S->Exit;
     resolveConstantAddressesFromAllocBase(Graph);
+    separateBarrierRuns(
+        Graph,
+        {[](uint64_t Array, int64_t Start) {
+           uint64_t Key[3] = {Array, static_cast<uint64_t>(Start),
+                              0x72756eu /* "run" */};
+           return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+                      reinterpret_cast<const uint8_t *>(Key), sizeof(Key))) |
+                  1;
+         },
+         /*ExactOffsetsStartRuns=*/true});
   }
   Facts.endKernel();
   Graph.noteCallsWithoutBody(DeclaredOnlyCalls);

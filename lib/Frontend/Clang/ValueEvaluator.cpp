@@ -14,6 +14,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/xxhash.h"
@@ -234,8 +235,32 @@ public:
   ModificationFinder(llvm::DenseSet<const VarDecl *> &Out,
                      llvm::DenseMap<const VarDecl *, const Expr *> &Steps,
                      ElectionWriteMap &Elections,
-                     llvm::DenseSet<const VarDecl *> &OtherWrites)
-      : Out(Out), Steps(Steps), Elections(Elections), OtherWrites(OtherWrites) {
+                     llvm::DenseSet<const VarDecl *> &OtherWrites,
+                     llvm::DenseMap<const VarDecl *, const Expr *> &Deferred)
+      : Out(Out), Steps(Steps), Elections(Elections), OtherWrites(OtherWrites),
+        Deferred(Deferred) {}
+
+  /// `T v; v = init;`: a scalar local declared without an initialiser and
+  /// assigned by the very next statement starts with that value, as if it
+  /// were initialised (generated kernels write their shared-memory base
+  /// so). That assignment is not a modification; any other write is.
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    const Stmt *Prev = nullptr;
+    for (const Stmt *S : CS->body()) {
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(Prev);
+          DS && DS->isSingleDecl())
+        if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+            V && V->hasLocalStorage() && !V->isStaticLocal() && !V->getInit() &&
+            !isa<ParmVarDecl>(V) && V->getType()->isScalarType() &&
+            !V->getType()->isReferenceType())
+          if (const auto *BO = dyn_cast<BinaryOperator>(S);
+              BO && BO->getOpcode() == BO_Assign && refersTo(BO->getLHS(), V)) {
+            DeferredAssignments.insert(BO);
+            Deferred[V] = BO->getRHS();
+          }
+      Prev = S;
+    }
+    return true;
   }
 
   /// `for (int k = init; ...; ++k / k += step)` with k changed nowhere else
@@ -275,7 +300,7 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
+    if (BO->isAssignmentOp() && !DeferredAssignments.contains(BO))
       mark(BO->getLHS());
     return true;
   }
@@ -359,6 +384,8 @@ private:
   llvm::DenseMap<const VarDecl *, const Expr *> &Steps;
   ElectionWriteMap &Elections;
   llvm::DenseSet<const VarDecl *> &OtherWrites;
+  llvm::DenseMap<const VarDecl *, const Expr *> &Deferred;
+  llvm::SmallPtrSet<const BinaryOperator *, 4> DeferredAssignments;
 };
 
 /// Most values a value set (AbstractValue::Choices) holds before it is
@@ -560,6 +587,15 @@ ThreadValuesPtr constantValues(int64_t C) {
 /// The per-thread values of \p V (base and offsets), when known: its own,
 /// a constant's, or the zero offsets of a warp-uniform value. \p Exact
 /// tells whether the base is 0.
+/// True if \p V is known in every thread and lies in the TMEM lane field
+/// alone there (`(warp * 32) << 16`): added to an address, it moves lanes.
+bool inLaneFieldInEveryThread(const AbstractValue &V) {
+  return V.PerThread && V.PerThreadExact &&
+         llvm::all_of(*V.PerThread, [](int64_t X) {
+           return X >= 0 && X <= INT64_C(0xFFFFFFFF) && (X & 0xFFFF) == 0;
+         });
+}
+
 ThreadValuesPtr perThreadOf(const AbstractValue &V, bool &Exact) {
   if (V.PerThread) {
     Exact = V.PerThreadExact;
@@ -707,7 +743,7 @@ void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
     return;
   if (Stmt *Body = FD->getBody()) {
     ModificationFinder Finder(ModifiedVars, InductionSteps, ElectionWrites,
-                              OtherWrites);
+                              OtherWrites, DeferredInits);
     Finder.TraverseStmt(Body);
   }
 }
@@ -739,6 +775,15 @@ std::optional<AbstractValue> ValueEvaluator::electionValue(const VarDecl *V,
   AbstractValue R;
   R.Uniform = Uniformity::ThreadVariant;
   return R;
+}
+
+const Expr *ValueEvaluator::initialValue(const VarDecl *V) {
+  if (const Expr *Init = V->getAnyInitializer())
+    return Init;
+  if (isModified(V))
+    return nullptr;
+  auto It = DeferredInits.find(V);
+  return It != DeferredInits.end() ? It->second : nullptr;
 }
 
 bool ValueEvaluator::isModified(const VarDecl *V) {
@@ -1000,6 +1045,20 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
     V.SlotName = ArrayName + "[]";
     return V;
   };
+  // The constant part of the byte offset, and whether an unknown index was
+  // added (`smem + 440 + stage * 8`: the run of mbarriers at 440), which
+  // tells apart the pipelines carved from one buffer (BarrierRuns.h).
+  std::optional<int64_t> BaseRun =
+      Base.SlotRunStart ? Base.SlotRunStart : Base.SlotByteOffset;
+  auto KeepRun = [&](std::optional<int64_t> Bytes) {
+    if (Bytes && BaseRun) {
+      V.SlotRunStart = *BaseRun + *Bytes;
+      V.SlotIndexed = Base.SlotIndexed;
+    } else if (!Bytes && BaseRun && !Negate) {
+      V.SlotRunStart = BaseRun;
+      V.SlotIndexed = true;
+    }
+  };
   // `bars + stage` from a pointer to element k: element `stage + k`.
   if (!Addend.Constant && Addend.Term && !Negate && Base.ElementTerm &&
       Base.ElementTerm->isConstant() && Base.SlotElementBytes > 0)
@@ -1021,6 +1080,13 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
   } else if (!T->isIntegerType()) {
     return SomeElement();
   }
+  std::optional<int64_t> AddedBytes;
+  int64_t Added = 0;
+  if (Addend.Constant &&
+      !__builtin_mul_overflow(*Addend.Constant, Stride, &Added) &&
+      Added != INT64_MIN)
+    AddedBytes = Negate ? -Added : Added;
+  KeepRun(AddedBytes);
   if (!Base.SlotByteOffset || Base.SlotElementBytes <= 0 || !Addend.Constant)
     return SomeElement();
   int64_t Bytes =
@@ -1387,7 +1453,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         V.Term = StageTerm::variable(hashIdentity(VD, F.Id));
         return V;
       }
-      if (const Expr *Init = VD->getAnyInitializer())
+      if (const Expr *Init = initialValue(VD))
         if ((VD->getType().isConstQualified() || !isModified(VD)) &&
             !VD->getType()->isReferenceType() &&
             !VD->getType()->isArrayType() &&
@@ -1437,7 +1503,11 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
           V.ColumnChoices.clear();
         }
         V.ColumnTerm = Base.ColumnTerm;
-      } else if (isLaneOnlyAddend(AddendExpr, Ctx)) {
+      } else if (isLaneOnlyAddend(AddendExpr, Ctx) ||
+                 (Sign > 0 && movesLanesOnly(Addend)) ||
+                 (Sign > 0 && inLaneFieldInEveryThread(Addend))) {
+        // `taddr + 64 + row` with `row = (warp * 32) << 16`: the lane
+        // field moves, the columns stay.
         V.ColumnOffset = Base.ColumnOffset;
         V.ColumnChoices = Base.ColumnChoices;
         V.ColumnTerm = Base.ColumnTerm;
@@ -1449,7 +1519,8 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         for (int64_t C : Addend.Choices)
           V.ColumnChoices.push_back(*Base.ColumnOffset + C);
       }
-      if (!Addend.Constant && !isLaneOnlyAddend(AddendExpr, Ctx))
+      if (!Addend.Constant && !isLaneOnlyAddend(AddendExpr, Ctx) &&
+          !(Sign > 0 && inLaneFieldInEveryThread(Addend)))
         V.ColumnTerm = movesLanesOnly(Addend)
                            ? Base.ColumnTerm
                            : columnTermAfter(Base, Addend, Sign);
@@ -1888,9 +1959,10 @@ ValueEvaluator::valueKey(const Expr *E, const Frame &F, unsigned Depth) {
       return std::nullopt;
     return P->getName().str();
   }
-  if (!VD->hasLocalStorage() || VD->isStaticLocal() || !VD->getInit())
+  const Expr *Init = initialValue(VD);
+  if (!VD->hasLocalStorage() || VD->isStaticLocal() || !Init)
     return std::nullopt;
-  return valueKey(VD->getInit(), DF, Depth + 1);
+  return valueKey(Init, DF, Depth + 1);
 }
 
 const Frame &ValueEvaluator::helperFrame(const CallExpr *CE,

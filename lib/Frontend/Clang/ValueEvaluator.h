@@ -128,6 +128,12 @@ public:
   /// value everywhere).
   bool isModified(const clang::VarDecl *V);
 
+  /// The value a local starts with: its initialiser, or for a scalar
+  /// declared without one the assignment that directly follows the
+  /// declaration (`int smem; smem = (int)__cvta_generic_to_shared(buf);`),
+  /// which then does not count as a modification.
+  const clang::Expr *initialValue(const clang::VarDecl *V);
+
 private:
   AbstractValue evaluateImpl(const clang::Expr *E, const Frame &F,
                              unsigned Depth);
@@ -213,6 +219,9 @@ private:
   llvm::DenseMap<const clang::CompoundStmt *, const clang::ReturnStmt *>
       ElectionHelpers;
   llvm::DenseSet<const clang::VarDecl *> OtherWrites;
+  /// Locals declared without an initialiser and assigned by the next
+  /// statement: the assigned value.
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> DeferredInits;
   llvm::DenseMap<std::pair<uint64_t, const clang::FieldDecl *>,
                  std::pair<const clang::Expr *, const Frame *>>
       Fields;

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "PtxGraphBuilder.h"
-#include "BarrierRuns.h"
 
 #include "tmemcheck/Analysis/AllocBase.h"
+#include "tmemcheck/Analysis/BarrierRuns.h"
 #include "tmemcheck/Analysis/CorrelatedBranches.h"
 #include "tmemcheck/Analysis/OperandBinding.h"
 
@@ -794,7 +794,9 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
     threadCorrelatedBranches(Graph);
     refineLaneSplits(Graph);
     resolveConstantAddressesFromAllocBase(Graph);
-    separateBarrierRuns(Graph, Ids);
+    separateBarrierRuns(Graph, {[&](uint64_t Array, int64_t Start) {
+                          return Ids.run(Array, Start);
+                        }});
     Graph.noteCallsWithoutBody(CallsWithoutBody);
   }
   BranchThreads.clear();

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BarrierRuns.h"
+#include "tmemcheck/Analysis/BarrierRuns.h"
 
 #include <set>
 
@@ -27,7 +27,14 @@ AbstractValue *barrierOperand(Event &E) {
 
 } // namespace
 
-void separateBarrierRuns(KernelGraph &G, PtxIdentities &Ids) {
+void separateBarrierRuns(KernelGraph &G, const BarrierRunOptions &Options) {
+  if (Options.ExactOffsetsStartRuns)
+    for (Block &B : G.Blocks)
+      for (Event &E : B.Events)
+        if (AbstractValue *V = barrierOperand(E); V && !V->SlotRunStart &&
+                                                  !V->SlotRunStartByThread &&
+                                                  V->SlotByteOffset)
+          V->SlotRunStart = V->SlotByteOffset;
   // Variables some barrier operand reaches at an unknown constant part.
   // A run that depends on the thread (a role's own pipeline) is known in
   // each thread.
@@ -43,13 +50,13 @@ void separateBarrierRuns(KernelGraph &G, PtxIdentities &Ids) {
       if (!V || Flat.count(V->SlotArray))
         continue;
       if (V->SlotRunStart) {
-        V->BarrierRun = Ids.run(V->SlotArray, *V->SlotRunStart);
+        V->BarrierRun = Options.RunIdentity(V->SlotArray, *V->SlotRunStart);
         continue;
       }
       auto Runs = std::make_shared<std::vector<uint64_t>>();
       Runs->reserve(V->SlotRunStartByThread->size());
       for (int64_t Start : *V->SlotRunStartByThread)
-        Runs->push_back(Ids.run(V->SlotArray, Start));
+        Runs->push_back(Options.RunIdentity(V->SlotArray, Start));
       V->BarrierRunByThread = std::move(Runs);
     }
 }
