@@ -21,7 +21,7 @@ done
   -ptx -lineinfo ../../config/Inputs/api-models/wrapped.cu -o wrapped-rdc.ptx
 sed -i 's|"../../config/Inputs/api-models/|"|' wrapped-rdc.ptx
 # Kernels whose CUDA source is a test of the CUDA side.
-for src in alloc-base pipeline-release; do
+for src in alloc-base pipeline-release carved-pipeline-handoff; do
   "$nvcc" -gencode arch=compute_100a,code=sm_100a -include cstdint -ptx \
     -lineinfo "../../checks/$src.cu" -o "$src.ptx"
   sed -i "s|\"$PWD/|\"|" "$src.ptx"
