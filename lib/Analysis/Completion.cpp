@@ -700,17 +700,24 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // gates, until the reader waits on a barrier a commit covering it
   // arrives on.
   if (Sol.Complete && !AccReads.empty()) {
-    // Every arrival on each barrier run: arrives and commits.
-    std::map<uint64_t, std::vector<const Event *>> Arrivals;
-    G.forEachEvent([&](const Event &E) {
+    // The barrier runs an event arrives on: an arrive's, a commit's (0:
+    // unknown); none for other events.
+    auto ArrivalRuns = [&](const Event &E) {
+      std::vector<uint64_t> Runs;
       if (E.K == Event::Kind::Sync && E.Sync &&
           E.Sync->Kind == SyncOpKind::MbarrierArrive) {
         for (const auto &[Run, Arrivers] : BarrierKeys(E))
-          Arrivals[Run].push_back(&E);
+          Runs.push_back(Run);
       } else if (isTmem(E, TmemOpKind::Commit)) {
         const AbstractValue *M = operand(E, E.Op->MbarOperand);
-        Arrivals[M ? barrierRunIdentity(*M) : 0].push_back(&E);
+        Runs.push_back(M ? barrierRunIdentity(*M) : 0);
       }
+      return Runs;
+    };
+    std::map<uint64_t, std::vector<const Event *>> Arrivals;
+    G.forEachEvent([&](const Event &E) {
+      for (uint64_t Run : ArrivalRuns(E))
+        Arrivals[Run].push_back(&E);
     });
     const std::vector<uint64_t> Waited = Gates.waitedBarriers();
     auto CoveredBy = [&](uint64_t M, unsigned Op) {
@@ -762,17 +769,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         if (Mmas[I].Gates.empty())
           Initial |= uint64_t(1) << I;
       auto Step = [&](const Event &E, uint64_t &May) {
-        if ((E.K == Event::Kind::Sync && E.Sync &&
-             E.Sync->Kind == SyncOpKind::MbarrierArrive) ||
-            isTmem(E, TmemOpKind::Commit)) {
-          std::vector<uint64_t> Runs;
-          if (E.K == Event::Kind::Sync) {
-            for (const auto &[Run, Arrivers] : BarrierKeys(E))
-              Runs.push_back(Run);
-          } else {
-            const AbstractValue *M = operand(E, E.Op->MbarOperand);
-            Runs.push_back(M ? barrierRunIdentity(*M) : 0);
-          }
+        if (std::vector<uint64_t> Runs = ArrivalRuns(E); !Runs.empty()) {
           for (size_t I = 0; I < Mmas.size(); ++I)
             for (uint64_t Run : Runs)
               if (!Run || llvm::is_contained(Mmas[I].Gates, Run))

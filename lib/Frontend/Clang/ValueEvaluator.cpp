@@ -1490,6 +1490,10 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       V.Slot = Base.Slot;
       V.SlotName = Base.SlotName;
       int64_t Sign = Op == BO_Sub ? -1 : 1;
+      // `taddr + 64 + row` with `row = (warp * 32) << 16` in every thread:
+      // the lane field moves, the columns stay.
+      const bool LaneFieldOnly = isLaneOnlyAddend(AddendExpr, Ctx) ||
+                                 (Sign > 0 && inLaneFieldInEveryThread(Addend));
       if (Addend.Constant) {
         int64_t C = *Addend.Constant * Sign;
         if (Base.LaneOffset)
@@ -1503,11 +1507,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
           V.ColumnChoices.clear();
         }
         V.ColumnTerm = Base.ColumnTerm;
-      } else if (isLaneOnlyAddend(AddendExpr, Ctx) ||
-                 (Sign > 0 && movesLanesOnly(Addend)) ||
-                 (Sign > 0 && inLaneFieldInEveryThread(Addend))) {
-        // `taddr + 64 + row` with `row = (warp * 32) << 16`: the lane
-        // field moves, the columns stay.
+      } else if (LaneFieldOnly || (Sign > 0 && movesLanesOnly(Addend))) {
         V.ColumnOffset = Base.ColumnOffset;
         V.ColumnChoices = Base.ColumnChoices;
         V.ColumnTerm = Base.ColumnTerm;
@@ -1519,8 +1519,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         for (int64_t C : Addend.Choices)
           V.ColumnChoices.push_back(*Base.ColumnOffset + C);
       }
-      if (!Addend.Constant && !isLaneOnlyAddend(AddendExpr, Ctx) &&
-          !(Sign > 0 && inLaneFieldInEveryThread(Addend)))
+      if (!Addend.Constant && !LaneFieldOnly)
         V.ColumnTerm = movesLanesOnly(Addend)
                            ? Base.ColumnTerm
                            : columnTermAfter(Base, Addend, Sign);
