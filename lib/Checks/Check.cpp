@@ -33,6 +33,12 @@ Finding Check::makeKernelLevelFinding(const KernelGraph &G, const Event &E,
                              E);
 }
 
+Finding Check::makePairFinding(const KernelGraph &G, const Event &E,
+                               const Event &Other, std::string Message) const {
+  return withInstructionNote(
+      makeFinding(G, locationSeenFrom(E, Other), std::move(Message)), E);
+}
+
 Finding Check::withInstructionNote(Finding F, const Event &E) {
   F.Order = E.Id;
   if (!(F.Loc == E.Loc)) {

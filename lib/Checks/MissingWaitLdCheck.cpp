@@ -79,8 +79,8 @@ public:
                 "versions (9.1, CUDA 13.0) do not: wait for the load with "
                 "tcgen05.wait::ld first to be correct under both (rules "
                 "§5.1, §5.2)";
-      Finding F = makeKernelLevelFinding(
-          G, *H.At,
+      Finding F = makePairFinding(
+          G, *H.At, *H.Op,
           H.OrderedSincePtx94 ? What
           : OrderedSincePtx94
               ? What + "; PTX ISA 9.4 orders an ld before a later st of the "

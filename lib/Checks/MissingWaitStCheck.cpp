@@ -45,8 +45,8 @@ public:
       case CompletionHazard::Overwritten:
         continue;
       }
-      Finding F = makeKernelLevelFinding(
-          G, *H.At,
+      Finding F = makePairFinding(
+          G, *H.At, *H.Op,
           What + "; complete the store with tcgen05.wait::st first (rules "
                  "§5.2)");
       F.Notes.push_back({locationSeenFrom(*H.Op, *H.At),

@@ -163,8 +163,10 @@ __global__ void __launch_bounds__(256)
 __global__ void __launch_bounds__(256)
     accumulator_released_early(float *out, const float *c, uint64_t da,
                                uint64_t db, int tiles) {
-  // CHECK: cutlass-pipeline-handles.cu:[[@LINE+3]]:3: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-  // CHECK-NEXT: cutlass_pipeline_stub.h:70:21: note: 'mbarrier.arrive.shared::cluster.b64' is issued here, inside 'gemm'
+  // Reported at the collective's consumer_release (line 76), where the
+  // release's call chain and the load's part.
+  // CHECK: cutlass-pipeline-handles.cu:76:11: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+  // CHECK-NEXT: cutlass_pipeline_stub.h:70:21: note: 'mbarrier.arrive.shared::cluster.b64' is issued here, inside 'cutlass::PipelineUmmaAsync<2>::consumer_release'
   // CHECK-NEXT: cutlass-pipeline-handles.cu:67:22: note: the tcgen05.ld is issued here
   gemm<true>(out, c, da, db, tiles);
 }

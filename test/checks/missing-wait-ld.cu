@@ -264,6 +264,8 @@ __device__ __forceinline__ void ld_and_free(uint32_t t, float *out) {
   uint32_t v;
   asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
                : "=r"(v) : "r"(t));
+  // Reported here, where the load and the free are: the kernel calls both.
+  // CHECK: missing-wait-ld.cu:[[@LINE+1]]:3: error: tcgen05.dealloc frees columns{{.*}}[tmem-missing-wait-ld]
   tmem_dealloc(t, 32);
   out[threadIdx.x] = __uint_as_float(v); // read after the free
 }
@@ -291,7 +293,6 @@ __global__ void release_not_fixable(float *out, int mode) {
       asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];" : "=r"(v) : "r"(t)); tmem_dealloc(t, 32);
       out[threadIdx.x] = __uint_as_float(v);
     } else {
-      // CHECK: missing-wait-ld.cu:[[@LINE+1]]:7: error: tcgen05.dealloc frees columns{{.*}}[tmem-missing-wait-ld]
       ld_and_free(t, out);
     }
   }

@@ -129,8 +129,10 @@ __global__ void __launch_bounds__(256)
 __global__ void __launch_bounds__(256)
     accumulator_released_early(float *out, const float *bias, uint64_t da,
                                uint64_t db, int tiles, int k_blocks) {
-  // CHECK: pipeline-release.cu:[[@LINE+3]]:3: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-  // CHECK-NEXT: pipeline-release.cu:20:17: note: 'mbarrier.arrive.shared::cta.b64' is issued here, inside 'two_pipelines'
+  // Reported at the arrive in two_pipelines, where its call chain and the
+  // load's part.
+  // CHECK: pipeline-release.cu:106:9: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+  // CHECK-NEXT: pipeline-release.cu:20:17: note: 'mbarrier.arrive.shared::cta.b64' is issued here, inside 'arrive'
   // CHECK-NEXT: pipeline-release.cu:101:20: note: the tcgen05.ld is issued here
   two_pipelines<true>(out, bias, da, db, tiles, k_blocks);
 }

@@ -50,6 +50,15 @@ protected:
   Finding makeKernelLevelFinding(const KernelGraph &G, const Event &E,
                                  std::string Message) const;
 
+  /// For findings about two events of one thread (a release and the
+  /// pending access it releases): reported where \p E is seen from
+  /// \p Other, the call of the function in which their call chains part
+  /// (locationSeenFrom). In a library kernel (CUTLASS's `device_kernel`
+  /// calls the collective, which calls the pipeline) that is the line of
+  /// the collective that releases, not the kernel's one call statement.
+  Finding makePairFinding(const KernelGraph &G, const Event &E,
+                          const Event &Other, std::string Message) const;
+
 private:
   /// Adds "'<opcode>' is issued here, inside '<callee>'" when the finding is
   /// reported away from the instruction.
