@@ -6,6 +6,8 @@ set -euo pipefail
 
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
           libclang-cpp22-dev clang-tidy-22 libfmt-dev libgtest-dev
+          # the executable's allocator (docs/performance.md)
+          libmimalloc-dev
           libclang-rt-22-dev ninja-build cmake make
           # the tests: real build systems (test/buildsys), the SARIF schema,
           # the HTML report in a browser (test/report/html-*.test; about
