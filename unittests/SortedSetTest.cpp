@@ -2,11 +2,13 @@
 //
 // Part of tmemcheck. SortedSet and SortedMap replace std::set and std::map
 // in the analyses' states: they must behave like them, iteration order
-// included, inline and spilled to the heap alike.
+// included, inline and spilled to the heap alike. SortedSetInterner's ids
+// must name the same sets however they were reached.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Analysis/SortedSet.h"
+#include "tmemcheck/Analysis/SortedSetInterner.h"
 
 #include "gtest/gtest.h"
 
@@ -134,6 +136,47 @@ TEST(SortedMapTest, BehavesLikeStdMap) {
   EXPECT_EQ(Copy, M);
   Copy[3].insert(8);
   EXPECT_NE(Copy, M);
+}
+
+TEST(SortedSetInternerTest, EqualSetsHaveEqualIds) {
+  SortedSetInterner<uint64_t> Sets;
+  using Id = SortedSetInterner<uint64_t>::Id;
+  const Id Empty = 0;
+  EXPECT_TRUE(Sets.set(Empty).empty());
+  Id A = Sets.withInserted(Sets.withInserted(Empty, 7), 3);
+  Id B = Sets.withInserted(Sets.withInserted(Empty, 3), 7);
+  EXPECT_EQ(A, B);
+  EXPECT_EQ(Sets.withInserted(A, 7), A);
+  EXPECT_EQ(Sets.intern(SortedSet<uint64_t>{3, 7}), A);
+  EXPECT_TRUE(Sets.contains(A, 3));
+  EXPECT_FALSE(Sets.contains(A, 5));
+  EXPECT_EQ(Sets.set(A).size(), 2u);
+}
+
+TEST(SortedSetInternerTest, IntersectionMatchesTheSets) {
+  // Random sets over a small universe, intersected through the memo in
+  // both argument orders and against SortedSet::intersectWith.
+  SortedSetInterner<uint64_t> Sets;
+  using Id = SortedSetInterner<uint64_t>::Id;
+  std::mt19937 Rng(7);
+  std::vector<Id> Ids;
+  for (int I = 0; I < 40; ++I) {
+    Id S = 0;
+    for (int E = 0; E < 6; ++E)
+      if (Rng() % 2)
+        S = Sets.withInserted(S, Rng() % 10);
+    Ids.push_back(S);
+  }
+  for (Id X : Ids)
+    for (Id Y : Ids) {
+      SortedSet<uint64_t> Expected = Sets.set(X);
+      Expected.intersectWith(Sets.set(Y));
+      Id Both = Sets.intersection(X, Y);
+      EXPECT_EQ(Sets.set(Both), Expected);
+      EXPECT_EQ(Sets.intersection(Y, X), Both);
+      EXPECT_EQ(Sets.intern(Expected), Both);
+    }
+  EXPECT_EQ(Sets.intersection(Ids[0], 0), 0u);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 
 #include "tmemcheck/Analysis/Lifecycle.h"
 #include "tmemcheck/Analysis/SortedSet.h"
+#include "tmemcheck/Analysis/SortedSetInterner.h"
 #include "tmemcheck/Model/Footprint.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -25,7 +26,9 @@ namespace {
 /// What one thread has outstanding at a program point, over its paths.
 struct ThreadState {
   using EventSet = SortedSet<unsigned>;
-  using BarrierSet = SortedSet<uint64_t>;
+  /// Sets of mbarriers, by their id in the analysis' BarrierSets (an
+  /// mma's entry in WaitedAfterMma is copied at every join).
+  using BarrierSetId = SortedSetInterner<uint64_t>::Id;
   EventSet Loads;  ///< ld not yet waited for
   EventSet Stores; ///< st not yet waited for
   /// Pending ld that a later st of this thread follows, that st not yet
@@ -47,7 +50,7 @@ struct ThreadState {
   SortedMap<uint64_t, EventSet> Committed;
   /// mbarriers waited on along every path here (a must-set); Top until a
   /// path reached the point.
-  BarrierSet Waited;
+  BarrierSetId Waited = 0;
   /// Ops of this thread it saw complete (commit -> its own wait) along
   /// every path here; part of the must-state like Waited.
   EventSet Completed;
@@ -55,7 +58,7 @@ struct ThreadState {
   /// it (Waited restricted to those paths). A path on which the mma was
   /// never issued, such as the zero-trip path of the loop around it, does
   /// not read its result and leaves no entry.
-  SortedMap<unsigned, BarrierSet> WaitedAfterMma;
+  SortedMap<unsigned, BarrierSetId> WaitedAfterMma;
   bool Top = true;
 
   friend bool operator==(const ThreadState &A, const ThreadState &B) {
@@ -69,7 +72,8 @@ struct ThreadState {
   }
 };
 
-void joinInto(ThreadState &R, const ThreadState &P) {
+void joinInto(ThreadState &R, const ThreadState &P,
+              SortedSetInterner<uint64_t> &BarrierSets) {
   R.Loads.unionWith(P.Loads);
   R.Stores.unionWith(P.Stores);
   R.LoadsBeforeStore.unionWith(P.LoadsBeforeStore);
@@ -90,9 +94,9 @@ void joinInto(ThreadState &R, const ThreadState &P) {
     for (const auto &[Mma, Ms] : P.WaitedAfterMma) {
       auto [It, New] = R.WaitedAfterMma.insert(Mma, Ms);
       if (!New)
-        It->second.intersectWith(Ms);
+        It->second = BarrierSets.intersection(It->second, Ms);
     }
-    R.Waited.intersectWith(P.Waited);
+    R.Waited = BarrierSets.intersection(R.Waited, P.Waited);
     R.Completed.intersectWith(P.Completed);
   }
 }
@@ -465,6 +469,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // a reader waits on it cannot be told, so their reads are not reported.
   llvm::BitVector CommittedToUnknown(Events);
 
+  // The mbarrier sets of the threads' states (ThreadState::Waited).
+  SortedSetInterner<uint64_t> BarrierSets;
+
   // Hazards are collected in the last pass only.
   bool Report = false;
   std::set<std::pair<unsigned, unsigned>> SeenLoad, SeenStore, SeenFlight;
@@ -522,13 +529,13 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       if (!Id) {
         // A wait on an mbarrier whose identity is unknown may be the one
         // a commit arrives on: it counts as a wait on any (kept under 0).
-        S.Waited.insert(0);
+        S.Waited = BarrierSets.withInserted(S.Waited, 0);
         for (auto &[Mma, Ms] : S.WaitedAfterMma)
-          Ms.insert(0);
+          Ms = BarrierSets.withInserted(Ms, 0);
       } else {
-        S.Waited.insert(Id);
+        S.Waited = BarrierSets.withInserted(S.Waited, Id);
         for (auto &[Mma, Ms] : S.WaitedAfterMma)
-          Ms.insert(Id);
+          Ms = BarrierSets.withInserted(Ms, Id);
         if (auto It = S.Committed.find(Id); It != S.Committed.end()) {
           S.Completed.unionWith(It->second);
           S.Committed.erase(It);
@@ -551,11 +558,13 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           for (unsigned Op : Ops.set_bits())
             if (auto W = accessRange(*ById[Op]); W && mayOverlap(*W, *Range)) {
               AnyCommit = true;
-              Covered |= !S.Top && (S.Waited.count(M) || S.Waited.count(0));
+              Covered |= !S.Top && (BarrierSets.contains(S.Waited, M) ||
+                                    BarrierSets.contains(S.Waited, 0));
               // Only the paths that issued this mma can read its result.
               auto It = S.WaitedAfterMma.find(Op);
               Covered |= !S.Top && It != S.WaitedAfterMma.end() &&
-                         (It->second.count(M) || It->second.count(0));
+                         (BarrierSets.contains(It->second, M) ||
+                          BarrierSets.contains(It->second, 0));
             }
         if (!Covered)
           AccReads.push_back({&E, Mma, !AnyCommit});
@@ -664,7 +673,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
                           (*Br.BranchUniformity == Uniformity::WarpUniform ||
                            *Br.BranchUniformity == Uniformity::ThreadVariant);
           if (!RoleTest || Br.Succs[0] == Br.Succs[1]) {
-            joinInto(S, Outs[P]);
+            joinInto(S, Outs[P], BarrierSets);
             continue;
           }
           // A second `if (warp_idx == 1)` takes the arm the first took:
@@ -683,7 +692,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
           Prune(Edge.Stores);
           Prune(Edge.Async);
           Prune(Edge.Issued);
-          joinInto(S, Edge);
+          joinInto(S, Edge, BarrierSets);
         }
         return S;
       },
