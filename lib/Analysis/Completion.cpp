@@ -477,6 +477,21 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   std::set<std::pair<unsigned, unsigned>> SeenLoad, SeenStore, SeenFlight;
   std::set<unsigned> SeenAcc;
 
+  // A wait on \p M: into the thread's must-set and every mma's. The mmas of
+  // an unrolled loop share their sets, so consecutive entries mostly map
+  // the same id to the same id.
+  auto AddWaited = [&](ThreadState &S, uint64_t M) {
+    S.Waited = BarrierSets.withInserted(S.Waited, M);
+    ThreadState::BarrierSetId From = ~0u, To = 0;
+    for (auto &[Mma, Ms] : S.WaitedAfterMma) {
+      if (Ms != From) {
+        From = Ms;
+        To = BarrierSets.withInserted(Ms, M);
+      }
+      Ms = To;
+    }
+  };
+
   auto Transfer = [&](const Event &E, ThreadState &S) {
     auto Hazard = [&](const ThreadState::EventSet &Pending,
                       std::vector<CompletionHazard> &Out,
@@ -529,13 +544,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       if (!Id) {
         // A wait on an mbarrier whose identity is unknown may be the one
         // a commit arrives on: it counts as a wait on any (kept under 0).
-        S.Waited = BarrierSets.withInserted(S.Waited, 0);
-        for (auto &[Mma, Ms] : S.WaitedAfterMma)
-          Ms = BarrierSets.withInserted(Ms, 0);
+        AddWaited(S, 0);
       } else {
-        S.Waited = BarrierSets.withInserted(S.Waited, Id);
-        for (auto &[Mma, Ms] : S.WaitedAfterMma)
-          Ms = BarrierSets.withInserted(Ms, Id);
+        AddWaited(S, Id);
         if (auto It = S.Committed.find(Id); It != S.Committed.end()) {
           S.Completed.unionWith(It->second);
           S.Committed.erase(It);
@@ -610,7 +621,26 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     case TmemOpKind::Commit: {
       const AbstractValue *M = operand(E, E.Op->MbarOperand);
       uint64_t Id = M ? mbarrierIdentity(*M) : 0;
+      const llvm::BitVector *CoveredHere = nullptr;
+      if (Id)
+        if (auto C = CommitCovers.find(Id); C != CommitCovers.end())
+          CoveredHere = &C->second;
+      // An op an earlier commit of this path already recorded everywhere
+      // this one would: nothing to add (each commit of an unrolled mainloop
+      // sees every mma issued before it).
+      auto AlreadyRecorded = [&](unsigned Op) {
+        if (!S.EverCommitted.count(Op))
+          return false;
+        const bool Mma = isTmem(*ById[Op], TmemOpKind::Mma);
+        if (!Id)
+          return !Mma || CommittedToUnknown.test(Op);
+        auto C = S.Committed.find(Id);
+        return C != S.Committed.end() && C->second.count(Op) &&
+               (!Mma || (CoveredHere && CoveredHere->test(Op)));
+      };
       for (unsigned Op : S.Issued) {
+        if (AlreadyRecorded(Op))
+          continue;
         // A commit tracks only its own thread's ops (rules §5.2).
         if (!SameThreadPossible(*ById[Op], E))
           continue;

@@ -84,6 +84,11 @@ public:
       Elements.append(Other.begin(), Other.end());
       return;
     }
+    // At a join the other path often holds the same elements or fewer (a
+    // loop head's back edge): no merge, no allocation.
+    if (std::includes(Elements.begin(), Elements.end(), Other.begin(),
+                      Other.end()))
+      return;
     Storage Merged;
     Merged.reserve(Elements.size() + Other.size());
     std::set_union(Elements.begin(), Elements.end(), Other.begin(),

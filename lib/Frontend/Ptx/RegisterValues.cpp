@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -2242,6 +2243,37 @@ static const std::vector<T> &entryOf(const StringMap<std::vector<T>> &Map,
   return It == Map.end() ? Empty : It->second;
 }
 
+namespace {
+/// The join of a register's definitions' outputs, kept up to date as one of
+/// them changes. A register that an unrolled loop body redefines in every
+/// copy (`%rd4` 64 times in a K-loop unrolled 64 times) was joined anew
+/// over all its definitions each time one of them changed, quadratic in
+/// the unroll; a change now costs the joins on one leaf-to-root path. The
+/// leaves are the definitions in program order and every inner node joins
+/// its left child with its right one, so the root is the left-to-right join
+/// of all leaves (joinInto is associative, and an undefined value is its
+/// identity on either side).
+class JoinTree {
+public:
+  explicit JoinTree(size_t Leaves)
+      : Width(llvm::PowerOf2Ceil(std::max<size_t>(Leaves, 1))),
+        Nodes(2 * Width) {}
+  void set(size_t Leaf, const PtxValue &V) {
+    size_t Node = Width + Leaf;
+    Nodes[Node] = V;
+    for (Node /= 2; Node >= 1; Node /= 2) {
+      Nodes[Node] = Nodes[2 * Node];
+      joinInto(Nodes[Node], Nodes[2 * Node + 1]);
+    }
+  }
+  const PtxValue &root() const { return Nodes[1]; }
+
+private:
+  size_t Width;
+  std::vector<PtxValue> Nodes; ///< Nodes[1] the root, Nodes[Width + I] leaf I
+};
+} // namespace
+
 void RegisterValues::solve() {
   const size_t N = Code.Instructions.size();
   // The definitions and readers of each register, and for registers with
@@ -2306,18 +2338,48 @@ void RegisterValues::solve() {
       SingleBlock.insert(Entry.first());
   }
 
+  // Registers with many definitions keep the join of their outputs in a
+  // JoinTree: a leaf per (definition, destination operand naming it), in
+  // the order the join below visits them.
+  constexpr size_t JoinTreeFrom = 4;
+  struct TreeLeaf {
+    unsigned Dest;
+    JoinTree *Tree;
+    unsigned Leaf;
+  };
+  StringMap<JoinTree> Trees; // entries do not move as the map grows
+  std::vector<std::vector<TreeLeaf>> LeavesOf(N);
+  for (auto &Entry : Defs) {
+    if (Entry.second.size() < JoinTreeFrom)
+      continue;
+    std::vector<std::pair<unsigned, unsigned>> Leaves; // (instruction, dest)
+    for (unsigned Idx : Entry.second)
+      for (size_t D = 0; D < DestsOf[Idx].size(); ++D)
+        if (DestsOf[Idx][D]->Text == Entry.first())
+          Leaves.push_back({Idx, unsigned(D)});
+    JoinTree &Tree =
+        Trees.try_emplace(Entry.first(), Leaves.size()).first->second;
+    for (size_t L = 0; L < Leaves.size(); ++L)
+      LeavesOf[Leaves[L].first].push_back(
+          {Leaves[L].second, &Tree, unsigned(L)});
+  }
+
   // The value of register \p Name from the current outputs of its
   // definitions.
   auto Combine = [&](StringRef Name) {
     if (auto It = Overrides.find(Name); It != Overrides.end())
       return It->second;
     PtxValue V;
-    for (unsigned Idx : entryOf(Defs, Name)) {
-      const std::vector<PtxValue> &Vals = Outputs[Idx];
-      const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
-      for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
-        if (Dests[D]->Text == Name && Vals[D].Defined)
-          joinInto(V, Vals[D]);
+    if (auto Tree = Trees.find(Name); Tree != Trees.end()) {
+      V = Tree->second.root();
+    } else {
+      for (unsigned Idx : entryOf(Defs, Name)) {
+        const std::vector<PtxValue> &Vals = Outputs[Idx];
+        const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
+        for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
+          if (Dests[D]->Text == Name && Vals[D].Defined)
+            joinInto(V, Vals[D]);
+      }
     }
     if (!hasSeveralDefinitions(Name) || !V.Defined ||
         (SingleBlock.count(Name) && V.V.Constant))
@@ -2399,6 +2461,12 @@ void RegisterValues::solve() {
       if (Outputs[Idx] == Vals)
         continue;
       Outputs[Idx] = std::move(Vals);
+      for (const TreeLeaf &L : LeavesOf[Idx]) {
+        const std::vector<PtxValue> &Outs = Outputs[Idx];
+        L.Tree->set(L.Leaf, L.Dest < Outs.size() && Outs[L.Dest].Defined
+                                ? Outs[L.Dest]
+                                : PtxValue());
+      }
       for (const ptx::Operand *D : Dests)
         Update(D->Text);
     }
