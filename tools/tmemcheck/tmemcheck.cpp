@@ -339,8 +339,8 @@ void printVersion(raw_ostream &OS) {
   // mi_version() is 209 for 2.0.9. Calling it also keeps the library a
   // dependency under --as-needed, which is what makes it the allocator.
   int V = mi_version();
-  OS << "allocator: mimalloc " << V / 100 << "." << V / 10 % 10 << "."
-     << V % 10 << "\n";
+  OS << "allocator: mimalloc " << V / 100 << "." << V / 10 % 10 << "." << V % 10
+     << "\n";
 #else
   OS << "allocator: the C library's\n";
 #endif
