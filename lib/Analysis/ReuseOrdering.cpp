@@ -17,6 +17,7 @@
 
 #include "tmemcheck/Analysis/ReuseOrdering.h"
 
+#include "tmemcheck/Analysis/BlockReachability.h"
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
 
@@ -233,21 +234,11 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
   if (Writes.empty() || Reads.empty())
     return;
 
-  std::vector<std::vector<uint8_t>> ReachCache(N), ReachingCache(N);
-  auto ReachFrom = [&](unsigned B) -> const std::vector<uint8_t> & {
-    if (ReachCache[B].empty())
-      ReachCache[B] = G.reachableFrom(B);
-    return ReachCache[B];
-  };
-  auto Reaching = [&](unsigned B) -> const std::vector<uint8_t> & {
-    if (ReachingCache[B].empty())
-      ReachingCache[B] = G.reaching(B);
-    return ReachingCache[B];
-  };
+  const BlockReachability Reach(G);
   // X can run after A in one thread's program (a later event of A's block,
   // or a block reachable from it: on a loop, the next iteration).
   auto After = [&](unsigned BA, const Event &A, unsigned BX, const Event &X) {
-    return (BX == BA && X.Id > A.Id) || ReachFrom(BA)[BX];
+    return (BX == BA && X.Id > A.Id) || Reach.reaches(BA, BX);
   };
   DeadlinePoller Poll;
 
@@ -301,14 +292,14 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
       return F;
     F.Done = true;
     for (const Signal &W : Waits)
-      if ((W.Block == BR || Reaching(BR)[W.Block]) &&
+      if ((W.Block == BR || Reach.reaches(W.Block, BR)) &&
           Threads.compatible(W.Block, BR))
         F.WaitsBefore.insert(W.Token);
     std::set<uint64_t> Direct;
     for (const Signal &A : Arrives) {
       if (MmaReader && !A.Commit && A.Token != UnknownToken)
         continue; // a plain arrive says nothing about the mma completing
-      if ((A.Block == BR || ReachFrom(BR)[A.Block]) &&
+      if ((A.Block == BR || Reach.reaches(BR, A.Block)) &&
           Threads.compatible(A.Block, BR)) {
         Direct.insert(A.Token);
         F.Direct.push_back(&A);
