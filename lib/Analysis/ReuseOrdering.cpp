@@ -344,6 +344,44 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
     }
   }
 
+  // The signals of the writing threads that can hand write \p W's columns
+  // off: after which the write can come round again, and before which the
+  // columns were written (by this write on an earlier iteration, or an
+  // earlier write of this thread; the barrier that first lets the readers
+  // in is no hand-off of data). They depend on the write alone, and a
+  // write is in a pair with each of its block's readers.
+  std::map<const Event *, std::vector<const Signal *>> CandidatesByWrite;
+  auto HandoffCandidates =
+      [&](unsigned BW, const Event &W) -> const std::vector<const Signal *> & {
+    auto [It, New] = CandidatesByWrite.try_emplace(&W);
+    if (!New)
+      return It->second;
+    const TmemRange &RW = *WrittenBy[&W];
+    for (const Signal &S : Arrives) {
+      if (S.Token == UnknownToken || !After(S.Block, *S.E, BW, W) ||
+          !Threads.compatible(S.Block, BW))
+        continue;
+      bool WrittenBefore = false;
+      for (const auto &[BP, Prev, RP] : Writes) {
+        if (WrittenBefore)
+          break;
+        WrittenBefore = After(BP, *Prev, S.Block, *S.E) &&
+                        Threads.compatible(BP, BW) && mayOverlap(RP, RW);
+      }
+      if (WrittenBefore)
+        It->second.push_back(&S);
+    }
+    return It->second;
+  };
+  // What a signal on one token reaches through forwarding, by token.
+  std::map<uint64_t, std::set<uint64_t>> ClosureByToken;
+  auto TokenClosure = [&](uint64_t T) -> const std::set<uint64_t> & {
+    auto It = ClosureByToken.find(T);
+    if (It == ClosureByToken.end())
+      It = ClosureByToken.emplace(T, Closure({T})).first;
+    return It->second;
+  };
+
   std::set<unsigned> ReportedWriterBlocks;
   for (const auto &[Key, P] : Pairs) {
     const auto &[BW, BR] = Key;
@@ -356,30 +394,13 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
       continue;
     // Hand-offs: signals of the writing threads, before the write comes
     // round again, that the readers wait on (directly or forwarded).
-    const TmemRange &RW = *WrittenBy[&W];
     std::vector<const Signal *> Handoffs;
-    for (const Signal &S : Arrives) {
-      if (S.Token == UnknownToken || !After(S.Block, *S.E, BW, W) ||
-          !Threads.compatible(S.Block, BW))
-        continue;
-      // The columns were written before the hand-off (by this write on an
-      // earlier iteration, or an earlier write of this thread): the
-      // barrier that first lets the readers in is no hand-off of data.
-      bool WrittenBefore = false;
-      for (const auto &[BP, Prev, RP] : Writes) {
-        if (WrittenBefore)
-          break;
-        WrittenBefore = After(BP, *Prev, S.Block, *S.E) &&
-                        Threads.compatible(BP, BW) && mayOverlap(RP, RW);
-      }
-      if (!WrittenBefore)
-        continue;
-      std::set<uint64_t> Reached = Closure({S.Token});
+    for (const Signal *S : HandoffCandidates(BW, W)) {
       bool LetsIn = false;
-      for (uint64_t T : Reached)
+      for (uint64_t T : TokenClosure(S->Token))
         LetsIn |= F.WaitsBefore.count(T) > 0;
       if (LetsIn)
-        Handoffs.push_back(&S);
+        Handoffs.push_back(S);
     }
     if (Handoffs.empty())
       continue;
