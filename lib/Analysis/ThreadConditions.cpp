@@ -277,14 +277,32 @@ const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
   return Cache[B];
 }
 
+unsigned ThreadConditions::classOf(unsigned Block) {
+  if (BlockClass.size() <= Block)
+    BlockClass.resize(Block + 1, ~0u);
+  unsigned &C = BlockClass[Block];
+  if (C == ~0u) {
+    const std::vector<unsigned> &Atoms = blockAtoms(Block);
+    auto [It, New] = ClassIds.try_emplace(Atoms, ClassAtoms.size());
+    if (New)
+      ClassAtoms.push_back(&Atoms);
+    C = It->second;
+  }
+  return C;
+}
+
 bool ThreadConditions::compatible(unsigned A, unsigned B) {
-  auto Key = std::make_pair(std::min(A, B), std::max(A, B));
-  if (auto It = PairCache.find(Key); It != PairCache.end())
-    return It->second;
-  const std::vector<unsigned> &AA = blockAtoms(A);
-  bool R = compatibleAtoms(AA, blockAtoms(B));
-  PairCache[Key] = R;
-  return R;
+  unsigned CA = classOf(A), CB = classOf(B);
+  if (CA > CB)
+    std::swap(CA, CB);
+  if (ClassPairs.size() <= CA)
+    ClassPairs.resize(CA + 1);
+  std::vector<int8_t> &Row = ClassPairs[CA];
+  if (Row.size() <= CB)
+    Row.resize(CB + 1, -1);
+  if (Row[CB] < 0)
+    Row[CB] = compatibleAtoms(*ClassAtoms[CA], *ClassAtoms[CB]);
+  return Row[CB];
 }
 
 bool ThreadConditions::compatibleWith(

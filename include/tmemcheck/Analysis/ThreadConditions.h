@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -102,9 +103,16 @@ private:
   const KernelGraph &G;
   const ControlDependence &CD;
   std::vector<Conditions> Cache;
-  /// compatible(A, B) by (min, max) block pair: the analyses ask it for
-  /// every pair of events they relate, and each answer parses the keys.
-  llvm::DenseMap<std::pair<unsigned, unsigned>, bool> PairCache;
+  /// compatible(A, B) by the blocks' classes: the analyses ask it for
+  /// every pair of events they relate (hundreds of thousands of times on an
+  /// unrolled mainloop), and the blocks have few distinct atom lists (one
+  /// per role and branch arm). A block's class names its atom list; the
+  /// answers are a table by class pair (-1 not yet known).
+  unsigned classOf(unsigned Block);
+  std::vector<unsigned> BlockClass;
+  std::map<std::vector<unsigned>, unsigned> ClassIds;
+  std::vector<const std::vector<unsigned> *> ClassAtoms;
+  std::vector<std::vector<int8_t>> ClassPairs;
   std::vector<uint8_t> Done;
   std::vector<uint8_t> InProgress;
   std::vector<Conditions> AnyRouteCache;
