@@ -841,14 +841,32 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
       Params(std::move(ParamBindings)), Ids(Ids) {
   InstanceKey = Ids.nextInstanceKey();
+  auto IdOf = [&](const ptx::Operand *O) {
+    auto [It, New] = RegIds.try_emplace(O->Text, RegNames.size());
+    if (New) {
+      RegNames.push_back(It->first());
+      DefCountById.push_back(0);
+    }
+    OperandIds.try_emplace(O, It->second);
+    return It->second;
+  };
   for (const ptx::Instruction &I : Code.Instructions) {
     DestsOf.push_back(destinations(I));
     SourcesOf.push_back(sources(I));
+    DestIdsOf.emplace_back();
+    SourceIdsOf.emplace_back();
     for (const ptx::Operand *D : DestsOf.back()) {
       ++DefCount[D->Text];
       DefSites[D->Text].push_back(DestsOf.size() - 1);
+      unsigned Id = IdOf(D);
+      DestIdsOf.back().push_back(Id);
+      ++DefCountById[Id];
     }
+    for (const ptx::Operand *S : SourcesOf.back())
+      SourceIdsOf.back().push_back(IdOf(S));
   }
+  ValueOf.assign(RegNames.size(), nullptr);
+  VariableIdById.assign(RegNames.size(), 0);
   // Blocks as runs of instructions, for reachingDefinitions().
   const size_t Blocks = Code.Succs.size();
   bool Contiguous = Code.BlockOf.size() == Code.Instructions.size();
@@ -933,7 +951,11 @@ bool RegisterValues::refineByThread() {
     if (llvm::none_of(
             Dests, [&](const ptx::Operand *D) { return Candidate(D->Text); }))
       continue;
-    std::vector<PtxValue> Vals = evaluate(I);
+    // What solve() left for an unguarded instruction is what it evaluates
+    // to now: the fixpoint evaluated it after its sources' last change.
+    std::vector<PtxValue> Vals = !I.Pred && Outputs[Idx].size() == Dests.size()
+                                     ? Outputs[Idx]
+                                     : evaluate(I);
     bool ReadAtDefinition = false;
     for (size_t D = 0; D < Dests.size(); ++D) {
       StringRef Name = Dests[D]->Text;
@@ -1027,7 +1049,10 @@ bool RegisterValues::refineByThread() {
     // Later walks of this round read it too: nvcc's dispatch copies one
     // role flag into the next (`mov.pred %p750, %p745`), and each round
     // costs a fixpoint.
-    Values[Name] = P;
+    if (auto It = RegIds.find(Name); It != RegIds.end())
+      valueSlot(It->second) = P;
+    else
+      Values[Name] = P;
     Overrides[Name] = std::move(P);
     Defined.clear();
     Learnt = true;
@@ -1293,6 +1318,31 @@ PtxValue RegisterValues::symbol(StringRef Name) const {
   return P;
 }
 
+unsigned RegisterValues::registerId(const ptx::Operand &O) const {
+  if (auto It = OperandIds.find(&O); It != OperandIds.end())
+    return It->second;
+  auto It = RegIds.find(O.Text);
+  return It == RegIds.end() ? ~0u : It->second;
+}
+
+PtxValue &RegisterValues::valueSlot(unsigned Id) {
+  if (!ValueOf[Id])
+    ValueOf[Id] = &Values[RegNames[Id]];
+  return *ValueOf[Id];
+}
+
+PtxValue RegisterValues::regById(unsigned Id) const {
+  if (GaveUp)
+    return unknownValue();
+  if (Point && !Solving)
+    return reg(RegNames[Id]);
+  if (const PtxValue *V = ValueOf[Id])
+    return *V;
+  if (Solving && DefCountById[Id])
+    return PtxValue(); // defined later in the fixpoint
+  return reg(RegNames[Id]);
+}
+
 PtxValue RegisterValues::reg(StringRef Name) const {
   if (GaveUp)
     return unknownValue();
@@ -1499,14 +1549,25 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   case ptx::Operand::Kind::Immediate:
     return constant(O.Imm);
   case ptx::Operand::Kind::Register: {
-    PtxValue P = reg(O.Text);
+    const unsigned Id = registerId(O);
+    PtxValue P = Id == ~0u ? reg(O.Text) : regById(Id);
     if (P.V.Spelling.empty())
       P.V.Spelling = O.writtenName().str();
     // A register set in several places (a loop counter, a stage carried
     // round a loop): unknown, but one value at each point that reads it.
     if (P.Defined && !P.V.Constant && !P.V.Term && !P.V.isSlotAddress() &&
-        !P.V.isTmemAddress() && hasSeveralDefinitions(O.Text))
-      P.V.Term = StageTerm::variable(variableId(O.Text));
+        !P.V.isTmemAddress() &&
+        (Id == ~0u ? hasSeveralDefinitions(O.Text) : DefCountById[Id] > 1)) {
+      uint64_t Var;
+      if (Id == ~0u) {
+        Var = variableId(O.Text);
+      } else {
+        if (!VariableIdById[Id])
+          VariableIdById[Id] = variableId(O.Text);
+        Var = VariableIdById[Id];
+      }
+      P.V.Term = StageTerm::variable(Var);
+    }
     return P;
   }
   case ptx::Operand::Kind::Symbol:
@@ -2274,20 +2335,18 @@ private:
 };
 } // namespace
 
-void RegisterValues::solve() {
+void RegisterValues::buildFixpointTables() {
   const size_t N = Code.Instructions.size();
   // The definitions and readers of each register, and for registers with
   // several definitions the predicates of the branches that decide which
   // definition ran.
-  StringMap<std::vector<unsigned>> Defs, Readers;
+  StringMap<std::vector<unsigned>> Defs;
   StringMap<std::vector<std::string>> Deciders;  // register -> predicates
   StringMap<std::vector<std::string>> Dependent; // predicate -> registers
   StringSet<> SingleBlock; // several definitions, all in one block
   for (size_t Idx = 0; Idx < N; ++Idx) {
     for (const ptx::Operand *D : DestsOf[Idx])
       Defs[D->Text].push_back(Idx);
-    for (const ptx::Operand *S : SourcesOf[Idx])
-      Readers[S->Text].push_back(Idx);
   }
   for (auto &Entry : Defs) {
     if (!hasSeveralDefinitions(Entry.first()))
@@ -2338,6 +2397,57 @@ void RegisterValues::solve() {
       SingleBlock.insert(Entry.first());
   }
 
+  // The same tables by register id, for the fixpoint's inner loop (the
+  // lists keep the order above: which dependent is combined first can
+  // matter to widening).
+  Tables = std::make_unique<FixpointTables>();
+  const unsigned R = RegNames.size();
+  auto IdOf = [&](StringRef Name) {
+    auto It = RegIds.find(Name);
+    return It == RegIds.end() ? ~0u : It->second;
+  };
+  auto &[DefsById, ReadersById, DecidersById, DependentById, SingleBlockById] =
+      *Tables;
+  DefsById.resize(R);
+  ReadersById.resize(R);
+  DecidersById.resize(R);
+  DependentById.resize(R);
+  for (size_t Idx = 0; Idx < N; ++Idx) {
+    for (unsigned D : DestIdsOf[Idx])
+      DefsById[D].push_back(Idx);
+    for (unsigned S : SourceIdsOf[Idx])
+      ReadersById[S].push_back(Idx);
+  }
+  for (auto &Entry : Deciders)
+    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+      for (const std::string &P : Entry.second)
+        DecidersById[Id].push_back(IdOf(P));
+  for (auto &Entry : Dependent)
+    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+      for (const std::string &D : Entry.second)
+        DependentById[Id].push_back(IdOf(D));
+  SingleBlockById.assign(R, 0);
+  for (auto &Entry : SingleBlock)
+    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+      SingleBlockById[Id] = 1;
+}
+
+void RegisterValues::solve() {
+  const size_t N = Code.Instructions.size();
+  if (!Tables)
+    buildFixpointTables();
+  const auto &[DefsById, ReadersById, DecidersById, DependentById,
+               SingleBlockById] = *Tables;
+  const unsigned R = RegNames.size();
+  auto IdOf = [&](StringRef Name) {
+    auto It = RegIds.find(Name);
+    return It == RegIds.end() ? ~0u : It->second;
+  };
+  std::vector<const PtxValue *> OverrideById(R, nullptr);
+  for (auto &Entry : Overrides)
+    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+      OverrideById[Id] = &Entry.second;
+
   // Registers with many definitions keep the join of their outputs in a
   // JoinTree: a leaf per (definition, destination operand naming it), in
   // the order the join below visits them.
@@ -2347,56 +2457,54 @@ void RegisterValues::solve() {
     JoinTree *Tree;
     unsigned Leaf;
   };
-  StringMap<JoinTree> Trees; // entries do not move as the map grows
+  std::vector<std::unique_ptr<JoinTree>> TreeById(R);
   std::vector<std::vector<TreeLeaf>> LeavesOf(N);
-  for (auto &Entry : Defs) {
-    if (Entry.second.size() < JoinTreeFrom)
+  for (unsigned Id = 0; Id < R; ++Id) {
+    if (DefsById[Id].size() < JoinTreeFrom)
       continue;
     std::vector<std::pair<unsigned, unsigned>> Leaves; // (instruction, dest)
-    for (unsigned Idx : Entry.second)
-      for (size_t D = 0; D < DestsOf[Idx].size(); ++D)
-        if (DestsOf[Idx][D]->Text == Entry.first())
+    for (unsigned Idx : DefsById[Id])
+      for (size_t D = 0; D < DestIdsOf[Idx].size(); ++D)
+        if (DestIdsOf[Idx][D] == Id)
           Leaves.push_back({Idx, unsigned(D)});
-    JoinTree &Tree =
-        Trees.try_emplace(Entry.first(), Leaves.size()).first->second;
+    TreeById[Id] = std::make_unique<JoinTree>(Leaves.size());
     for (size_t L = 0; L < Leaves.size(); ++L)
       LeavesOf[Leaves[L].first].push_back(
-          {Leaves[L].second, &Tree, unsigned(L)});
+          {Leaves[L].second, TreeById[Id].get(), unsigned(L)});
   }
 
-  // The value of register \p Name from the current outputs of its
+  // The value of register \p Id from the current outputs of its
   // definitions.
-  auto Combine = [&](StringRef Name) {
-    if (auto It = Overrides.find(Name); It != Overrides.end())
-      return It->second;
+  auto Combine = [&](unsigned Id) {
+    if (OverrideById[Id])
+      return *OverrideById[Id];
     PtxValue V;
-    if (auto Tree = Trees.find(Name); Tree != Trees.end()) {
-      V = Tree->second.root();
+    if (TreeById[Id]) {
+      V = TreeById[Id]->root();
     } else {
-      for (unsigned Idx : entryOf(Defs, Name)) {
+      for (unsigned Idx : DefsById[Id]) {
         const std::vector<PtxValue> &Vals = Outputs[Idx];
-        const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
+        const std::vector<unsigned> &Dests = DestIdsOf[Idx];
         for (size_t D = 0; D < Dests.size() && D < Vals.size(); ++D)
-          if (Dests[D]->Text == Name && Vals[D].Defined)
+          if (Dests[D] == Id && Vals[D].Defined)
             joinInto(V, Vals[D]);
       }
     }
-    if (!hasSeveralDefinitions(Name) || !V.Defined ||
-        (SingleBlock.count(Name) && V.V.Constant))
+    if (DefCountById[Id] < 2 || !V.Defined ||
+        (SingleBlockById[Id] && V.V.Constant))
       return V;
     // Definitions that disagree: which one a thread sees depends on the
     // branches that lead to them.
-    for (const std::string &P : entryOf(Deciders, Name)) {
-      auto It = Values.find(P);
-      if (It == Values.end() || !It->second.Defined)
+    for (unsigned P : DecidersById[Id]) {
+      const PtxValue *Cond = P == ~0u ? nullptr : ValueOf[P];
+      if (!Cond || !Cond->Defined)
         continue;
-      const PtxValue &Cond = It->second;
       // A lane test on %tid.x alone deciding between definitions is often
       // nvcc's hoisting of a warp test (`p = warp == 2` set in the arms of
       // `if (tid == 0)`): which threads see which value is not followed,
       // so the value is unknown rather than thread-variant.
-      Uniformity U = Cond.V.Uniform;
-      if (U == Uniformity::ThreadVariant && Cond.TrueFor)
+      Uniformity U = Cond->V.Uniform;
+      if (U == Uniformity::ThreadVariant && Cond->TrueFor)
         U = Uniformity::Unknown;
       V.V.Uniform = join(V.V.Uniform, U);
     }
@@ -2410,7 +2518,7 @@ void RegisterValues::solve() {
   // Instructions to evaluate, in program order; every one at the start.
   std::vector<uint8_t> Dirty(N, 1);
   size_t DirtyCount = N;
-  StringMap<unsigned> Changes;
+  std::vector<unsigned> Changes(R, 0);
   Outputs.assign(N, {});
   // Each instruction is evaluated about once per change of a source; a
   // register that changes more than WidenAfter times is widened, so this
@@ -2418,28 +2526,29 @@ void RegisterValues::solve() {
   constexpr unsigned WidenAfter = 8;
   const uint64_t MaxEvaluations = uint64_t(N) * 64 + 1024;
   uint64_t Evaluations = 0;
-  std::vector<std::string> Stack;
-  auto Update = [&](StringRef First) {
-    Stack.assign(1, First.str());
+  std::vector<unsigned> Stack;
+  auto Update = [&](unsigned First) {
+    Stack.assign(1, First);
     while (!Stack.empty()) {
-      std::string Name = std::move(Stack.back());
+      unsigned Id = Stack.back();
       Stack.pop_back();
-      PtxValue V = Combine(Name);
-      auto It = Values.find(Name);
-      if (It != Values.end() && It->second == V)
+      if (Id == ~0u)
         continue;
-      if (It != Values.end() && ++Changes[Name] > WidenAfter &&
-          !Overrides.count(Name))
-        V = widened(It->second, V, Ids);
-      if (It != Values.end() && It->second == V)
+      PtxValue V = Combine(Id);
+      PtxValue *Cur = ValueOf[Id];
+      if (Cur && *Cur == V)
         continue;
-      Values[Name] = std::move(V);
-      for (unsigned R : entryOf(Readers, Name))
-        if (!Dirty[R]) {
-          Dirty[R] = 1;
+      if (Cur && ++Changes[Id] > WidenAfter && !OverrideById[Id])
+        V = widened(*Cur, V, Ids);
+      if (Cur && *Cur == V)
+        continue;
+      valueSlot(Id) = std::move(V);
+      for (unsigned Reader : ReadersById[Id])
+        if (!Dirty[Reader]) {
+          Dirty[Reader] = 1;
           ++DirtyCount;
         }
-      for (const std::string &D : entryOf(Dependent, Name))
+      for (unsigned D : DependentById[Id])
         Stack.push_back(D);
     }
   };
@@ -2454,7 +2563,7 @@ void RegisterValues::solve() {
         GaveUp = true;
         return;
       }
-      const std::vector<const ptx::Operand *> &Dests = DestsOf[Idx];
+      const std::vector<unsigned> &Dests = DestIdsOf[Idx];
       if (Dests.empty())
         continue;
       std::vector<PtxValue> Vals = guardedOutputs(Idx);
@@ -2467,14 +2576,18 @@ void RegisterValues::solve() {
                                 ? Outs[L.Dest]
                                 : PtxValue());
       }
-      for (const ptx::Operand *D : Dests)
-        Update(D->Text);
+      for (unsigned D : Dests)
+        Update(D);
     }
   }
   // Registers never defined by an evaluated instruction stay as they are;
   // overrides apply even where no definition was evaluated.
-  for (auto &Entry : Overrides)
-    Values[Entry.first()] = Entry.second;
+  for (auto &Entry : Overrides) {
+    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+      valueSlot(Id) = Entry.second;
+    else
+      Values[Entry.first()] = Entry.second;
+  }
   Solving = false;
 }
 

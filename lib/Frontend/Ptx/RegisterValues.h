@@ -31,6 +31,7 @@
 #include "tmemcheck/Ptx/Instruction.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
@@ -227,6 +228,18 @@ private:
   std::vector<PtxValue> guardedOutputs(unsigned Idx) const;
 
   void solve();
+  /// What the fixpoint needs to know of the code, by register id: the
+  /// definitions and readers of each register, the predicates that decide
+  /// which of several definitions a thread sees, the registers each
+  /// predicate decides, and those whose definitions all sit in one block.
+  /// The same for every round of solve(): built once.
+  struct FixpointTables {
+    std::vector<std::vector<unsigned>> DefsById, ReadersById, DecidersById,
+        DependentById;
+    std::vector<uint8_t> SingleBlockById;
+  };
+  std::unique_ptr<FixpointTables> Tables;
+  void buildFixpointTables();
   /// Registers whose definitions disagree, followed thread by thread
   /// (ThreadValues): true if a value was learnt.
   bool refineByThread();
@@ -282,6 +295,28 @@ private:
   uint64_t variableId(llvm::StringRef Reg) const;
   llvm::StringMap<PtxValue> Values;
   llvm::StringMap<unsigned> DefCount;
+  /// Dense ids of the registers the instructions name (defined or read),
+  /// for the fixpoint's tables and for reads by operand: looking names up
+  /// was a fifth of the fixpoint's time on large kernels.
+  llvm::StringMap<unsigned> RegIds;
+  std::vector<llvm::StringRef> RegNames;
+  std::vector<unsigned> DefCountById;
+  /// Per instruction: the ids of DestsOf and SourcesOf.
+  std::vector<std::vector<unsigned>> DestIdsOf, SourceIdsOf;
+  /// The register id of each register operand of the instructions.
+  llvm::DenseMap<const ptx::Operand *, unsigned> OperandIds;
+  /// Values' entry of each register id, null while it has none (entries
+  /// of a StringMap stay where they are as it grows).
+  std::vector<PtxValue *> ValueOf;
+  /// The id of register operand \p O, or ~0u for a register no
+  /// instruction of the instance names.
+  unsigned registerId(const ptx::Operand &O) const;
+  /// Values[RegNames[Id]], created if needed (and ValueOf kept up to date).
+  PtxValue &valueSlot(unsigned Id);
+  /// reg() of a register with an id.
+  PtxValue regById(unsigned Id) const;
+  /// Ids.variable(InstanceKey, register), by register id (0: not yet).
+  mutable std::vector<uint64_t> VariableIdById;
   /// Values proved per thread (refineByThread): they replace the join of
   /// the register's definitions.
   llvm::StringMap<PtxValue> Overrides;
