@@ -920,12 +920,31 @@ bool RegisterValues::refineByThread() {
   // dispatch rewrites %r10 with the role's number in each arm. Its
   // flow-insensitive value knows nothing; read at the setp, with the
   // definitions that reach it, it is a function of %tid.x.
+  // (By register id: the walks ask it for every branch of the kernel.)
+  std::vector<std::shared_ptr<const ThreadSet>> TruthById(RegNames.size());
+  std::vector<uint8_t> TruthDone(RegNames.size(), 0);
   StringMap<std::shared_ptr<const ThreadSet>> TruthAtDefinition;
   auto Holds = [&](const ptx::Operand &Pred) -> const ThreadSet * {
-    auto It = Values.find(Pred.Text);
-    if (It != Values.end() && It->second.TrueFor)
-      return It->second.TrueFor.get();
-    auto [Cached, New] = TruthAtDefinition.try_emplace(Pred.Text);
+    const unsigned Id = registerId(Pred);
+    const PtxValue *Flow = nullptr;
+    if (Id != ~0u) {
+      Flow = ValueOf[Id];
+    } else if (auto It = Values.find(Pred.Text); It != Values.end()) {
+      Flow = &It->second;
+    }
+    if (Flow && Flow->TrueFor)
+      return Flow->TrueFor.get();
+    std::shared_ptr<const ThreadSet> *Cached;
+    bool New;
+    if (Id != ~0u) {
+      Cached = &TruthById[Id];
+      New = !TruthDone[Id];
+      TruthDone[Id] = 1;
+    } else {
+      auto Entry = TruthAtDefinition.try_emplace(Pred.Text);
+      Cached = &Entry.first->second;
+      New = Entry.second;
+    }
     if (New) {
       auto Sites = DefSites.find(Pred.Text);
       if (Sites != DefSites.end() && Sites->second.size() == 1) {
@@ -937,10 +956,10 @@ bool RegisterValues::refineByThread() {
         for (size_t D = 0; D < Dests.size() && D < Outs.size(); ++D)
           if (Dests[D]->Text == Pred.Text && Outs[D].TrueFor &&
               !Outs[D].V.Constant)
-            Cached->second = Outs[D].TrueFor;
+            *Cached = Outs[D].TrueFor;
       }
     }
-    return Cached->second.get();
+    return Cached->get();
   };
   auto Candidate = [&](StringRef Name) {
     return hasSeveralDefinitions(Name) && !Overrides.count(Name);
@@ -1331,6 +1350,17 @@ PtxValue &RegisterValues::valueSlot(unsigned Id) {
   return *ValueOf[Id];
 }
 
+bool RegisterValues::sourceDefined(const ptx::Operand &S) const {
+  if (S.K == ptx::Operand::Kind::Register && !GaveUp && !(Point && !Solving))
+    if (unsigned Id = registerId(S); Id != ~0u) {
+      if (const PtxValue *V = ValueOf[Id])
+        return V->Defined;
+      if (Solving && DefCountById[Id])
+        return false;
+    }
+  return operand(S).Defined;
+}
+
 PtxValue RegisterValues::regById(unsigned Id) const {
   if (GaveUp)
     return unknownValue();
@@ -1482,24 +1512,64 @@ std::vector<PtxValue> RegisterValues::guardedOutputs(unsigned Idx) const {
   return Vals;
 }
 
+unsigned RegisterValues::reachSetId(const std::vector<unsigned> &Reach) const {
+  auto [It, New] = ReachSetByAddress.try_emplace(&Reach, 0);
+  if (New)
+    It->second =
+        ReachSetIds.try_emplace(Reach, ReachSetIds.size()).first->second;
+  return It->second;
+}
+
+bool RegisterValues::readsTheSameEverywhere(unsigned Id, unsigned Depth) const {
+  // How deep a cone is followed; deeper ones are taken not to settle (the
+  // read-point evaluation then runs as before).
+  constexpr unsigned MaxConeDepth = 64;
+  int8_t &State = Settled[Id];
+  if (State == 0 || State == 1)
+    return State;
+  if (State == 2 || Depth > MaxConeDepth || !Tables)
+    return false; // a cycle, or too deep to tell
+  if (DefCountById[Id] != 1 || Widened[Id] || Overrides.count(RegNames[Id])) {
+    State = 0;
+    return false;
+  }
+  State = 2;
+  bool Same = true;
+  const unsigned Def = Tables->DefsById[Id].front();
+  for (unsigned Src : SourceIdsOf[Def])
+    if (DefCountById[Src] != 0 && !readsTheSameEverywhere(Src, Depth + 1)) {
+      Same = false;
+      break;
+    }
+  State = Same;
+  return Same;
+}
+
 PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
   auto Flow = Values.find(Name);
   auto Sites = DefSites.find(Name);
   if (Flow == Values.end() || Sites == DefSites.end() || Overrides.count(Name))
     return reg(Name);
+  if (auto Id = RegIds.find(Name);
+      Id != RegIds.end() && readsTheSameEverywhere(Id->second, 0))
+    return Flow->second;
   // A register with one definition reads the same wherever it is read:
   // that definition reaches the read point or none does, and either way
   // all of them are taken (All below), so the read point is not part of
   // the key and the reaching definitions are not needed.
+  //
+  // The value is a function of the definitions that reach the point (and
+  // the depth), not of the point itself: reads with the same reaching
+  // definitions (all of them, say, in a loop) share it.
   const bool Single = Sites->second.size() == 1;
-  auto Key = std::make_tuple(static_cast<const void *>(&*Sites),
-                             Single ? ~0u : At.Instr, At.Depth);
-  if (auto It = ValuesAt.find(Key); It != ValuesAt.end())
-    return It->second;
   static const std::vector<unsigned> None;
   const std::vector<unsigned> &Reach =
       Single ? None : reachingDefinitions(Name, At.Instr);
   const bool All = Reach.empty() || Reach.size() == Sites->second.size();
+  auto Key = std::make_tuple(static_cast<const void *>(&*Sites),
+                             All ? ~0u : reachSetId(Reach), At.Depth);
+  if (auto It = ValuesAt.find(Key); It != ValuesAt.end())
+    return It->second;
   PtxValue V;
   if (At.Depth == 0 && All) {
     V = Flow->second;
@@ -1940,7 +2010,7 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
   };
   auto [Bits, Signed] = typeOf(I);
   for (const ptx::Operand *S : SourcesOf[Index])
-    if (!operand(*S).Defined)
+    if (!sourceDefined(*S))
       return std::vector<PtxValue>(Dests.size()); // not known yet
   size_t FirstSrc = destinationOperands(I);
 
@@ -2515,6 +2585,8 @@ void RegisterValues::solve() {
   // Values at read points depend on the flow-insensitive ones this
   // computes again.
   ValuesAt.clear();
+  Settled.assign(R, -1);
+  Widened.assign(R, 0);
   // Instructions to evaluate, in program order; every one at the start.
   std::vector<uint8_t> Dirty(N, 1);
   size_t DirtyCount = N;
@@ -2538,8 +2610,10 @@ void RegisterValues::solve() {
       PtxValue *Cur = ValueOf[Id];
       if (Cur && *Cur == V)
         continue;
-      if (Cur && ++Changes[Id] > WidenAfter && !OverrideById[Id])
+      if (Cur && ++Changes[Id] > WidenAfter && !OverrideById[Id]) {
         V = widened(*Cur, V, Ids);
+        Widened[Id] = 1;
+      }
       if (Cur && *Cur == V)
         continue;
       valueSlot(Id) = std::move(V);

@@ -313,6 +313,8 @@ private:
   unsigned registerId(const ptx::Operand &O) const;
   /// Values[RegNames[Id]], created if needed (and ValueOf kept up to date).
   PtxValue &valueSlot(unsigned Id);
+  /// operand(\p S).Defined, without building the value when it is known.
+  bool sourceDefined(const ptx::Operand &S) const;
   /// reg() of a register with an id.
   PtxValue regById(unsigned Id) const;
   /// Ids.variable(InstanceKey, register), by register id (0: not yet).
@@ -342,6 +344,24 @@ private:
       Reaching;
   mutable std::map<std::tuple<const void *, unsigned, unsigned>, PtxValue>
       ValuesAt;
+  /// True if register \p Id reads the same at every point at any depth: it
+  /// has one definition, and so has everything that definition reads,
+  /// transitively (an acyclic cone of single definitions, none widened or
+  /// overridden). The fixpoint computed each of them once, from inputs
+  /// that never changed, so the read-point evaluation would recompute the
+  /// flow-insensitive value; regAt() returns that at once. \p Depth bounds
+  /// the walk.
+  bool readsTheSameEverywhere(unsigned Id, unsigned Depth) const;
+  /// Per register id, for the last solve(): -1 not known, 0 no, 1 yes, 2
+  /// being decided (a cycle); and whether the fixpoint widened it.
+  mutable std::vector<int8_t> Settled;
+  std::vector<uint8_t> Widened;
+  /// regAt() keys its memo by the set of reaching definitions: a dense id
+  /// per distinct set (by content, and by the address of a Reaching entry).
+  unsigned reachSetId(const std::vector<unsigned> &Reach) const;
+  mutable std::map<std::vector<unsigned>, unsigned> ReachSetIds;
+  mutable llvm::DenseMap<const std::vector<unsigned> *, unsigned>
+      ReachSetByAddress;
   /// binary()'s expression nodes of %tid.x, by operator, width, signedness
   /// and operand nodes (kept alive here, so their addresses stay unique),
   /// with what their values say.
