@@ -22,6 +22,19 @@ PtxSourceMap::PtxSourceMap(const ptx::ParsedModule &M, StringRef Text,
       MemoryBuffer::getMemBuffer(Text, this->PtxPath,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
+  // Every event asks for its instruction's position, and kernels are
+  // built on several threads: what the lookups need is computed here, once
+  // (a CUTLASS module names hundreds of files and inlined functions).
+  for (size_t I = 0; I < M.Files.size(); ++I)
+    FileByIndex.try_emplace(M.Files[I].Index, I);
+  for (const ptx::LocDirective &L : M.Locs)
+    if (L.InlinedAt && !CalleeNames.count(L.FunctionNameLabel)) {
+      auto Name = M.DebugStrings.find(L.FunctionNameLabel);
+      CalleeNames[L.FunctionNameLabel] =
+          Name != M.DebugStrings.end()
+              ? displayName(Name->second, /*IsFunction=*/true)
+              : "an inlined function";
+    }
 }
 
 SourceLoc PtxSourceMap::ptxLoc(unsigned Offset) const {
@@ -37,10 +50,8 @@ SourceLoc PtxSourceMap::ptxLoc(unsigned Offset) const {
 }
 
 std::string PtxSourceMap::filePath(unsigned Index) const {
-  for (const ptx::FileDirective &F : M.Files)
-    if (F.Index == Index)
-      return F.Path;
-  return "";
+  auto It = FileByIndex.find(Index);
+  return It == FileByIndex.end() ? "" : M.Files[It->second].Path;
 }
 
 std::optional<SourceLoc>
@@ -79,10 +90,7 @@ PtxPosition PtxSourceMap::instruction(const ptx::FunctionDecl &F,
     if (std::optional<SourceLoc> Site = fromLoc(*L.InlinedAt)) {
       CallFrame Frame;
       Frame.CallSite = *Site;
-      auto Name = M.DebugStrings.find(L.FunctionNameLabel);
-      Frame.Callee = Name != M.DebugStrings.end()
-                         ? displayName(Name->second, /*IsFunction=*/true)
-                         : "an inlined function";
+      Frame.Callee = CalleeNames.find(L.FunctionNameLabel)->second;
       Pos.InlinedFrom = std::move(Frame);
     }
   return Pos;

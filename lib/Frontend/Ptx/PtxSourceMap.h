@@ -15,6 +15,8 @@
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Ptx/Module.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <optional>
@@ -54,6 +56,11 @@ private:
   std::string PtxPath;
   llvm::SourceMgr SM;
   unsigned Buffer = 0;
+  /// The first `.file` of each index (a position in M.Files), and the
+  /// display name of every function `.loc ... inlined_at` names, by its
+  /// .debug_str label.
+  llvm::DenseMap<unsigned, size_t> FileByIndex;
+  llvm::StringMap<std::string> CalleeNames;
 };
 
 /// A readable name for a mangled PTX symbol: the demangled function name
