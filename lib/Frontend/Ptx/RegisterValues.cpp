@@ -763,14 +763,15 @@ std::optional<ThreadTable> tableOf(const PtxValue &P) {
     return std::nullopt;
   if (P.V.Constant)
     return ThreadTable(MaxThreads, *P.V.Constant);
-  ThreadTable T(MaxThreads);
   if (P.TrueFor) {
+    ThreadTable T(MaxThreads);
     for (unsigned I = 0; I < MaxThreads; ++I)
       T[I] = P.TrueFor->test(I);
     return T;
   }
   if (!P.Tid)
     return std::nullopt;
+  ThreadTable T(MaxThreads);
   for (unsigned I = 0; I < MaxThreads; ++I) {
     std::optional<int64_t> V = P.Tid->evaluate(I);
     if (!V)
@@ -778,6 +779,20 @@ std::optional<ThreadTable> tableOf(const PtxValue &P) {
     T[I] = *V;
   }
   return T;
+}
+
+/// tableOf(\p P).has_value(), without building the table.
+bool hasTable(const PtxValue &P) {
+  if (P.V.isSlotAddress() || P.V.isTmemAddress())
+    return false;
+  if (P.V.Constant || P.TrueFor)
+    return true;
+  if (!P.Tid)
+    return false;
+  for (unsigned I = 0; I < MaxThreads; ++I)
+    if (!P.Tid->evaluate(I))
+      return false;
+  return true;
 }
 
 /// Names \p P by the key \p Combine builds from the keys of its operands
@@ -981,7 +996,7 @@ bool RegisterValues::refineByThread() {
       if (!Candidate(Name))
         continue;
       if (!ReadAtDefinition && I.base() == "mov" && D < Vals.size() &&
-          !tableOf(Vals[D])) {
+          !hasTable(Vals[D])) {
         Vals = EvaluateAt(Idx);
         ReadAtDefinition = true;
       }
@@ -989,8 +1004,7 @@ bool RegisterValues::refineByThread() {
       // register unknown to the walk (nvcc's `@%px mov %r945, 1` after
       // elect.sync): not worth a walk.
       auto [It, New] = Viable.try_emplace(Name, true);
-      It->second = It->second && D < Vals.size() &&
-                   tableOf(Vals[D]).has_value() &&
+      It->second = It->second && D < Vals.size() && hasTable(Vals[D]) &&
                    (!I.Pred || Holds(I.Pred->Predicate));
       auto [PIt, PNew] = Predicate.try_emplace(Name, true);
       PIt->second = PIt->second && (I.base() == "setp" || I.hasPart("pred"));
