@@ -1559,6 +1559,17 @@ bool RegisterValues::readsTheSameEverywhere(unsigned Id, unsigned Depth) const {
   return Same;
 }
 
+bool RegisterValues::readsOnlySettled(unsigned Idx) const {
+  int8_t &State = SettledInstruction[Idx];
+  if (State < 0) {
+    State = Outputs[Idx].size() == DestsOf[Idx].size();
+    for (unsigned Src : SourceIdsOf[Idx])
+      if (State && DefCountById[Src] != 0 && !readsTheSameEverywhere(Src, 1))
+        State = 0;
+  }
+  return State;
+}
+
 PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
   auto Flow = Values.find(Name);
   auto Sites = DefSites.find(Name);
@@ -1589,14 +1600,16 @@ PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
     V = Flow->second;
   } else {
     for (unsigned Def : All ? Sites->second : Reach) {
+      // A definition that reads only registers reading the same everywhere
+      // gives what the fixpoint recorded for it at any depth.
+      const bool Recorded = At.Depth == 0 || readsOnlySettled(Def);
       std::vector<PtxValue> Guarded;
-      if (At.Depth != 0) {
+      if (!Recorded) {
         llvm::SaveAndRestore<std::optional<ReadPoint>> Saved(
             Point, ReadPoint{Def, At.Depth - 1});
         Guarded = guardedOutputs(Def);
       }
-      const std::vector<PtxValue> &Outs =
-          At.Depth == 0 ? Outputs[Def] : Guarded;
+      const std::vector<PtxValue> &Outs = Recorded ? Outputs[Def] : Guarded;
       const std::vector<const ptx::Operand *> &Dests = DestsOf[Def];
       for (size_t D = 0; D < Dests.size() && D < Outs.size(); ++D)
         if (Dests[D]->Text == Name && Outs[D].Defined)
@@ -2600,6 +2613,7 @@ void RegisterValues::solve() {
   // computes again.
   ValuesAt.clear();
   Settled.assign(R, -1);
+  SettledInstruction.assign(N, -1);
   Widened.assign(R, 0);
   // Instructions to evaluate, in program order; every one at the start.
   std::vector<uint8_t> Dirty(N, 1);

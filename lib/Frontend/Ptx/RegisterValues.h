@@ -355,6 +355,11 @@ private:
   /// Per register id, for the last solve(): -1 not known, 0 no, 1 yes, 2
   /// being decided (a cycle); and whether the fixpoint widened it.
   mutable std::vector<int8_t> Settled;
+  /// True if every register instruction \p Idx reads reads the same
+  /// everywhere: it evaluates at every read point to its Outputs entry.
+  bool readsOnlySettled(unsigned Idx) const;
+  mutable std::vector<int8_t>
+      SettledInstruction; ///< by instruction, as Settled
   std::vector<uint8_t> Widened;
   /// regAt() keys its memo by the set of reaching definitions: a dense id
   /// per distinct set (by content, and by the address of a Reaching entry).
