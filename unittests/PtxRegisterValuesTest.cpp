@@ -496,6 +496,62 @@ $L__LOOP:
   EXPECT_TRUE(possibleConstants(F.reg("%r9").V).empty());
 }
 
+TEST(PtxRegisterValues, RegisterOfAnUnrolledBodyJoinsAllItsDefinitions) {
+  // An unrolled loop body redefines its registers in every copy (nvcc's
+  // `shl.b32 %r20, %r7, 6` in each of the K-loop's copies): the value is
+  // the join of all of them (kept in a JoinTree from four definitions on;
+  // %r24, which nothing reads), at a read point only the copy that reaches
+  // it counts, and the per-thread walk learns that from the reads (%r20).
+  // %r21 is computed from single definitions only: it reads the same
+  // everywhere.
+  Instance F(R"(
+	.reg .b32 	%r<32>;
+	ld.param.u32 	%r1, [n];
+	mov.b32 	%r20, 0;
+	add.s32 	%r21, %r1, 3;
+	mov.b32 	%r20, 64;
+	mov.b32 	%r20, 128;
+	mov.b32 	%r20, 192;
+	mov.b32 	%r20, 256;
+	add.s32 	%r22, %r20, %r21;
+	mov.b32 	%r23, 0;
+	mov.b32 	%r23, 1;
+	mov.b32 	%r23, 2;
+	mov.b32 	%r23, 3;
+	mov.b32 	%r23, 4;
+	mov.b32 	%r23, 5;
+	mov.b32 	%r23, 6;
+	mov.b32 	%r23, 7;
+	mov.b32 	%r23, 8;
+	mov.b32 	%r24, 256;
+	mov.b32 	%r24, 0;
+	mov.b32 	%r24, 192;
+	mov.b32 	%r24, 64;
+	mov.b32 	%r24, 128;
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  EXPECT_EQ(possibleConstants(F.reg("%r24").V),
+            (std::vector<int64_t>{0, 64, 128, 192, 256}));
+  ASSERT_TRUE(F.reg("%r20").V.Constant);
+  EXPECT_EQ(*F.reg("%r20").V.Constant, 256);
+  // Nine values are more than a value set holds.
+  EXPECT_TRUE(possibleConstants(F.reg("%r23").V).empty());
+  EXPECT_TRUE(F.reg("%r23").Defined);
+  // At the add, only the last copy reaches: 256.
+  const ptx::Instruction &Add = F.Code.Instructions[7];
+  ASSERT_EQ(Add.base(), "add");
+  PtxValue AtAdd = F.Values->operandAt(Add.Operands[1], 7);
+  ASSERT_TRUE(AtAdd.V.Constant);
+  EXPECT_EQ(*AtAdd.V.Constant, 256);
+  // %r21 = n + 3 everywhere: its read-point value is the fixpoint's.
+  PtxValue Flow = F.reg("%r21");
+  PtxValue At = F.Values->operandAt(Add.Operands[2], 7);
+  EXPECT_TRUE(At == Flow);
+  EXPECT_EQ(At.Key, Flow.Key);
+  EXPECT_FALSE(At.Key.empty());
+}
+
 TEST(PtxRegisterValues, RoleFlagsOfADispatchAreKnownThreadByThread) {
   // nvcc's role dispatch in CUTLASS's FMHA: the warpgroup number is tested
   // and then overwritten with a role id, and each arm sets every role flag
