@@ -2262,7 +2262,8 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
     // stage index, `(i + 1 == N) ? 0 : i + 1`; x is not N where it is
     // selected.
     if (std::optional<std::pair<std::string, int64_t>> Eq =
-            equalityTested(I.Operands[3]))
+            I.Operands.size() > 3 ? equalityTested(I.Operands[3])
+                                  : std::nullopt)
       for (int Arm : {1, 2}) {
         const ptx::Operand &O = I.Operands[Arm];
         if (O.K != ptx::Operand::Kind::Register || O.Text != Eq->first)
