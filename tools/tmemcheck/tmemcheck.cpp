@@ -344,6 +344,11 @@ void printVersion(raw_ostream &OS) {
 #else
   OS << "allocator: the C library's\n";
 #endif
+#ifdef TMEMCHECK_STATIC_LLVM_LINKED
+  OS << "LLVM and Clang: linked statically\n";
+#else
+  OS << "LLVM and Clang: shared libraries\n";
+#endif
 }
 
 /// Loads the compilation database: `-p` if given (its failure is an

@@ -856,7 +856,7 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
     : Code(Code), SharedVars(SharedVars), KernelParams(KernelParams),
       Params(std::move(ParamBindings)), Ids(Ids) {
   InstanceKey = Ids.nextInstanceKey();
-  auto IdOf = [&](const ptx::Operand *O) {
+  auto Intern = [&](const ptx::Operand *O) {
     auto [It, New] = RegIds.try_emplace(O->Text, RegNames.size());
     if (New) {
       RegNames.push_back(It->first());
@@ -871,14 +871,13 @@ RegisterValues::RegisterValues(const InstanceCode &Code,
     DestIdsOf.emplace_back();
     SourceIdsOf.emplace_back();
     for (const ptx::Operand *D : DestsOf.back()) {
-      ++DefCount[D->Text];
       DefSites[D->Text].push_back(DestsOf.size() - 1);
-      unsigned Id = IdOf(D);
+      unsigned Id = Intern(D);
       DestIdsOf.back().push_back(Id);
       ++DefCountById[Id];
     }
     for (const ptx::Operand *S : SourcesOf.back())
-      SourceIdsOf.back().push_back(IdOf(S));
+      SourceIdsOf.back().push_back(Intern(S));
   }
   ValueOf.assign(RegNames.size(), nullptr);
   VariableIdById.assign(RegNames.size(), 0);
@@ -935,31 +934,20 @@ bool RegisterValues::refineByThread() {
   // dispatch rewrites %r10 with the role's number in each arm. Its
   // flow-insensitive value knows nothing; read at the setp, with the
   // definitions that reach it, it is a function of %tid.x.
-  // (By register id: the walks ask it for every branch of the kernel.)
+  // (By register id: the walks ask it for every branch of the kernel. A
+  // predicate no instruction of the instance names has neither a value nor
+  // a definition.)
   std::vector<std::shared_ptr<const ThreadSet>> TruthById(RegNames.size());
   std::vector<uint8_t> TruthDone(RegNames.size(), 0);
-  StringMap<std::shared_ptr<const ThreadSet>> TruthAtDefinition;
   auto Holds = [&](const ptx::Operand &Pred) -> const ThreadSet * {
     const unsigned Id = registerId(Pred);
-    const PtxValue *Flow = nullptr;
-    if (Id != ~0u) {
-      Flow = ValueOf[Id];
-    } else if (auto It = Values.find(Pred.Text); It != Values.end()) {
-      Flow = &It->second;
-    }
-    if (Flow && Flow->TrueFor)
+    if (Id == ~0u)
+      return nullptr;
+    if (const PtxValue *Flow = ValueOf[Id]; Flow && Flow->TrueFor)
       return Flow->TrueFor.get();
-    std::shared_ptr<const ThreadSet> *Cached;
-    bool New;
-    if (Id != ~0u) {
-      Cached = &TruthById[Id];
-      New = !TruthDone[Id];
-      TruthDone[Id] = 1;
-    } else {
-      auto Entry = TruthAtDefinition.try_emplace(Pred.Text);
-      Cached = &Entry.first->second;
-      New = Entry.second;
-    }
+    std::shared_ptr<const ThreadSet> *Cached = &TruthById[Id];
+    const bool New = !TruthDone[Id];
+    TruthDone[Id] = 1;
     if (New) {
       auto Sites = DefSites.find(Pred.Text);
       if (Sites != DefSites.end() && Sites->second.size() == 1) {
@@ -1082,10 +1070,7 @@ bool RegisterValues::refineByThread() {
     // Later walks of this round read it too: nvcc's dispatch copies one
     // role flag into the next (`mov.pred %p750, %p745`), and each round
     // costs a fixpoint.
-    if (auto It = RegIds.find(Name); It != RegIds.end())
-      valueSlot(It->second) = P;
-    else
-      Values[Name] = P;
+    valueSlot(registerId(Name)) = P; // a candidate: a destination, with an id
     Overrides[Name] = std::move(P);
     Defined.clear();
     Learnt = true;
@@ -1196,8 +1181,12 @@ RegisterValues::sources(const ptx::Instruction &I) {
 }
 
 bool RegisterValues::hasSeveralDefinitions(StringRef Name) const {
-  auto It = DefCount.find(Name);
-  return It != DefCount.end() && It->second > 1;
+  return definitionCount(Name) > 1;
+}
+
+unsigned RegisterValues::definitionCount(StringRef Name) const {
+  unsigned Id = registerId(Name);
+  return Id == ~0u ? 0 : DefCountById[Id];
 }
 
 PtxValue RegisterValues::special(StringRef Name) const {
@@ -1354,7 +1343,11 @@ PtxValue RegisterValues::symbol(StringRef Name) const {
 unsigned RegisterValues::registerId(const ptx::Operand &O) const {
   if (auto It = OperandIds.find(&O); It != OperandIds.end())
     return It->second;
-  auto It = RegIds.find(O.Text);
+  return registerId(O.Text);
+}
+
+unsigned RegisterValues::registerId(StringRef Name) const {
+  auto It = RegIds.find(Name);
   return It == RegIds.end() ? ~0u : It->second;
 }
 
@@ -1400,7 +1393,7 @@ PtxValue RegisterValues::reg(StringRef Name) const {
   auto It = Values.find(Name);
   if (It != Values.end())
     return It->second;
-  if (Solving && DefCount.count(Name))
+  if (Solving && definitionCount(Name))
     return PtxValue(); // defined later in the fixpoint
   if (Name.starts_with("%")) {
     auto [Cached, New] = Specials.try_emplace(Name);
@@ -1426,7 +1419,7 @@ RegisterValues::equalityTested(const ptx::Operand &Pred) const {
   if (X->K == ptx::Operand::Kind::Immediate)
     std::swap(X, N);
   if (X->K != ptx::Operand::Kind::Register ||
-      N->K != ptx::Operand::Kind::Immediate || DefCount.lookup(X->Text) != 1)
+      N->K != ptx::Operand::Kind::Immediate || definitionCount(X->Text) != 1)
     return std::nullopt;
   // As an equality: setp.ne is its negation.
   if (Setp.hasPart("ne"))
@@ -1575,8 +1568,8 @@ PtxValue RegisterValues::regAt(StringRef Name, ReadPoint At) const {
   auto Sites = DefSites.find(Name);
   if (Flow == Values.end() || Sites == DefSites.end() || Overrides.count(Name))
     return reg(Name);
-  if (auto Id = RegIds.find(Name);
-      Id != RegIds.end() && readsTheSameEverywhere(Id->second, 0))
+  if (unsigned Id = registerId(Name);
+      Id != ~0u && readsTheSameEverywhere(Id, 0))
     return Flow->second;
   // A register with one definition reads the same wherever it is read:
   // that definition reaches the read point or none does, and either way
@@ -1634,11 +1627,10 @@ PtxValue RegisterValues::operandAt(const ptx::Operand &O,
   return operand(O);
 }
 
-uint64_t RegisterValues::variableId(StringRef Reg) const {
-  auto [It, New] = VariableIds.try_emplace(Reg, 0);
-  if (New)
-    It->second = Ids.variable(InstanceKey, Reg);
-  return It->second;
+uint64_t RegisterValues::variableId(unsigned Id) const {
+  if (!VariableIdById[Id])
+    VariableIdById[Id] = Ids.variable(InstanceKey, RegNames[Id]);
+  return VariableIdById[Id];
 }
 
 PtxValue RegisterValues::operand(const ptx::Operand &O) const {
@@ -1646,6 +1638,7 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
   case ptx::Operand::Kind::Immediate:
     return constant(O.Imm);
   case ptx::Operand::Kind::Register: {
+    // (A register no instruction of the instance names has no definition.)
     const unsigned Id = registerId(O);
     PtxValue P = Id == ~0u ? reg(O.Text) : regById(Id);
     if (P.V.Spelling.empty())
@@ -1653,18 +1646,8 @@ PtxValue RegisterValues::operand(const ptx::Operand &O) const {
     // A register set in several places (a loop counter, a stage carried
     // round a loop): unknown, but one value at each point that reads it.
     if (P.Defined && !P.V.Constant && !P.V.Term && !P.V.isSlotAddress() &&
-        !P.V.isTmemAddress() &&
-        (Id == ~0u ? hasSeveralDefinitions(O.Text) : DefCountById[Id] > 1)) {
-      uint64_t Var;
-      if (Id == ~0u) {
-        Var = variableId(O.Text);
-      } else {
-        if (!VariableIdById[Id])
-          VariableIdById[Id] = variableId(O.Text);
-        Var = VariableIdById[Id];
-      }
-      P.V.Term = StageTerm::variable(Var);
-    }
+        !P.V.isTmemAddress() && Id != ~0u && DefCountById[Id] > 1)
+      P.V.Term = StageTerm::variable(variableId(Id));
     return P;
   }
   case ptx::Operand::Kind::Symbol:
@@ -2392,16 +2375,6 @@ PtxValue widened(const PtxValue &Old, const PtxValue &New, PtxIdentities &Ids) {
 }
 } // namespace
 
-/// The entry of \p Key in \p Map, or an empty one (StringMap::lookup
-/// copies the vector).
-template <typename T>
-static const std::vector<T> &entryOf(const StringMap<std::vector<T>> &Map,
-                                     StringRef Key) {
-  static const std::vector<T> Empty;
-  auto It = Map.find(Key);
-  return It == Map.end() ? Empty : It->second;
-}
-
 namespace {
 /// The join of a register's definitions' outputs, kept up to date as one of
 /// them changes. A register that an unrolled loop body redefines in every
@@ -2500,10 +2473,6 @@ void RegisterValues::buildFixpointTables() {
   // matter to widening).
   Tables = std::make_unique<FixpointTables>();
   const unsigned R = RegNames.size();
-  auto IdOf = [&](StringRef Name) {
-    auto It = RegIds.find(Name);
-    return It == RegIds.end() ? ~0u : It->second;
-  };
   auto &[DefsById, ReadersById, DecidersById, DependentById, SingleBlockById] =
       *Tables;
   DefsById.resize(R);
@@ -2517,16 +2486,16 @@ void RegisterValues::buildFixpointTables() {
       ReadersById[S].push_back(Idx);
   }
   for (auto &Entry : Deciders)
-    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+    if (unsigned Id = registerId(Entry.first()); Id != ~0u)
       for (const std::string &P : Entry.second)
-        DecidersById[Id].push_back(IdOf(P));
+        DecidersById[Id].push_back(registerId(P));
   for (auto &Entry : Dependent)
-    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+    if (unsigned Id = registerId(Entry.first()); Id != ~0u)
       for (const std::string &D : Entry.second)
-        DependentById[Id].push_back(IdOf(D));
+        DependentById[Id].push_back(registerId(D));
   SingleBlockById.assign(R, 0);
   for (auto &Entry : SingleBlock)
-    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+    if (unsigned Id = registerId(Entry.first()); Id != ~0u)
       SingleBlockById[Id] = 1;
 }
 
@@ -2537,13 +2506,9 @@ void RegisterValues::solve() {
   const auto &[DefsById, ReadersById, DecidersById, DependentById,
                SingleBlockById] = *Tables;
   const unsigned R = RegNames.size();
-  auto IdOf = [&](StringRef Name) {
-    auto It = RegIds.find(Name);
-    return It == RegIds.end() ? ~0u : It->second;
-  };
   std::vector<const PtxValue *> OverrideById(R, nullptr);
   for (auto &Entry : Overrides)
-    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
+    if (unsigned Id = registerId(Entry.first()); Id != ~0u)
       OverrideById[Id] = &Entry.second;
 
   // Registers with many definitions keep the join of their outputs in a
@@ -2685,12 +2650,10 @@ void RegisterValues::solve() {
   }
   // Registers never defined by an evaluated instruction stay as they are;
   // overrides apply even where no definition was evaluated.
-  for (auto &Entry : Overrides) {
-    if (unsigned Id = IdOf(Entry.first()); Id != ~0u)
-      valueSlot(Id) = Entry.second;
-    else
-      Values[Entry.first()] = Entry.second;
-  }
+  // (Overrides are of candidates, registers instructions define: each has
+  // an id.)
+  for (auto &Entry : Overrides)
+    valueSlot(registerId(Entry.first())) = Entry.second;
   Solving = false;
 }
 

@@ -289,12 +289,10 @@ private:
   /// Tells this instance's registers apart from another instance's when
   /// they stand for a stage variable (StageTerm.h).
   unsigned InstanceKey;
-  /// Ids.variable(InstanceKey, register), by register: operand() asks for
-  /// it at every read of a register set in several places.
-  mutable llvm::StringMap<uint64_t> VariableIds;
-  uint64_t variableId(llvm::StringRef Reg) const;
+  /// Ids.variable(InstanceKey, register) of register \p Id: operand() asks
+  /// for it at every read of a register set in several places.
+  uint64_t variableId(unsigned Id) const;
   llvm::StringMap<PtxValue> Values;
-  llvm::StringMap<unsigned> DefCount;
   /// Dense ids of the registers the instructions name (defined or read),
   /// for the fixpoint's tables and for reads by operand: looking names up
   /// was a fifth of the fixpoint's time on large kernels.
@@ -308,16 +306,19 @@ private:
   /// Values' entry of each register id, null while it has none (entries
   /// of a StringMap stay where they are as it grows).
   std::vector<PtxValue *> ValueOf;
-  /// The id of register operand \p O, or ~0u for a register no
-  /// instruction of the instance names.
+  /// The id of register operand \p O (of register \p Name), or ~0u for a
+  /// register no instruction of the instance names.
   unsigned registerId(const ptx::Operand &O) const;
+  unsigned registerId(llvm::StringRef Name) const;
+  /// How many instructions define register \p Name.
+  unsigned definitionCount(llvm::StringRef Name) const;
   /// Values[RegNames[Id]], created if needed (and ValueOf kept up to date).
   PtxValue &valueSlot(unsigned Id);
   /// operand(\p S).Defined, without building the value when it is known.
   bool sourceDefined(const ptx::Operand &S) const;
   /// reg() of a register with an id.
   PtxValue regById(unsigned Id) const;
-  /// Ids.variable(InstanceKey, register), by register id (0: not yet).
+  /// variableId() by register id (0: not asked yet).
   mutable std::vector<uint64_t> VariableIdById;
   /// Values proved per thread (refineByThread): they replace the join of
   /// the register's definitions.
