@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Analysis/AllocBase.h"
+#include "tmemcheck/Analysis/ValueRange.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -93,7 +94,18 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
         Column = Columns.front();
       Known = true;
     }
-    if (!Known || (!Column && Columns.size() < 2))
+    // Somewhere in a few columns (a CuTe TMEM tensor partitioned by
+    // thread, whose lane field is unknown).
+    std::optional<IntRange> Bounds;
+    if (!Known)
+      if (std::optional<IntRange> Low = lowHalfRange(V);
+          Low && O.AddressOffset >= 0 && Low->Hi + O.AddressOffset <= 0xFFFF) {
+        Bounds = IntRange{Low->Lo + O.AddressOffset, Low->Hi + O.AddressOffset};
+        if (Bounds->Lo == Bounds->Hi)
+          Column = Bounds->Lo, Bounds.reset();
+        Known = true;
+      }
+    if (!Known || (!Column && Columns.size() < 2 && !Bounds))
       return;
     V.Address = AddressKind::TmemAddress;
     V.Slot = SlotOf->Slot;
@@ -101,10 +113,17 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
     V.SlotName = SlotOf->SlotName;
     V.LaneOffset = Lane;
     V.ColumnOffset = Column;
-    if (!Column)
+    if (!Column && !Bounds)
       V.ColumnChoices = std::move(Columns);
+    V.ColumnRange = Bounds;
+    if (Bounds && V.ColumnSpanEnd)
+      *V.ColumnSpanEnd += O.AddressOffset;
+    else
+      V.ColumnSpanEnd.reset();
     V.Constant.reset();
     V.Choices.clear();
+    V.Range.reset();
+    V.LowHalfRange.reset();
     O.AddressOffset = 0;
   };
   for (Block &B : G.Blocks)

@@ -118,8 +118,15 @@ std::optional<TmemRange> rangeOf(const Event &E, int I,
     return std::nullopt;
   TmemRange R;
   R.Slot = V->Slot;
+  const int64_t Offset = E.Operands[I].AddressOffset;
   if (V->ColumnOffset)
-    R.Column = *V->ColumnOffset + E.Operands[I].AddressOffset;
+    R.Column = *V->ColumnOffset + Offset;
+  else if (V->ColumnRange && Width && *Width > 0) {
+    int64_t Hi = V->ColumnRange->Hi + *Width - 1;
+    if (V->ColumnSpanEnd)
+      Hi = std::min(Hi, *V->ColumnSpanEnd - 1);
+    R.Span = IntRange{V->ColumnRange->Lo + Offset, Hi + Offset};
+  }
   R.Width = Width;
   return R;
 }
@@ -181,12 +188,20 @@ std::vector<TmemRange> mmaInputRanges(const Event &E) {
   return mmaTmemInputs(E);
 }
 
+/// The columns \p R may touch, inclusive: its exact columns or its span.
+static std::optional<IntRange> columnsOf(const TmemRange &R) {
+  if (R.Column && R.Width)
+    return IntRange{*R.Column, *R.Column + *R.Width - 1};
+  return R.Span;
+}
+
 bool mayOverlap(const TmemRange &A, const TmemRange &B) {
   if (A.Slot != B.Slot)
     return false;
-  if (!A.Column || !B.Column || !A.Width || !B.Width)
+  std::optional<IntRange> CA = columnsOf(A), CB = columnsOf(B);
+  if (!CA || !CB)
     return true;
-  return *A.Column < *B.Column + *B.Width && *B.Column < *A.Column + *A.Width;
+  return CA->Lo <= CB->Hi && CB->Lo <= CA->Hi;
 }
 
 std::optional<TmemRange> accessRange(const Event &E) {
@@ -301,10 +316,13 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   };
   // Columns some mma writes: their reads need a commit -> wait first.
   std::vector<std::pair<TmemRange, const Event *>> MmaWrites;
+  std::vector<const Event *> Mmas;
   G.forEachEvent([&](const Event &E) {
-    if (isTmem(E, TmemOpKind::Mma))
-      if (auto R = accessRange(E))
-        MmaWrites.push_back({*R, &E});
+    if (!isTmem(E, TmemOpKind::Mma))
+      return;
+    Mmas.push_back(&E);
+    if (auto R = accessRange(E))
+      MmaWrites.push_back({*R, &E});
   });
   auto MmaWriting = [&](const TmemRange &R) -> const Event * {
     const Event *First = nullptr;
@@ -465,6 +483,10 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       Ops.resize(Events);
     Ops.set(Op);
   };
+  // Arrives on an mbarrier (key) by threads that had waited on these
+  // mbarriers first on every path: whatever a wait on those orders, a wait
+  // on the key orders too (release and acquire chain, rules §5.2).
+  std::map<uint64_t, std::set<uint64_t>> Forwards;
   // mma ops some commit to an mbarrier of unknown identity covers: whether
   // a reader waits on it cannot be told, so their reads are not reported.
   llvm::BitVector CommittedToUnknown(Events);
@@ -531,10 +553,24 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       // mbarrier orders the mma too (commit -> wait -> arrive "epilogue go").
       if (E.Sync->Kind == SyncOpKind::MbarrierArrive && !S.Top)
         if (const AbstractValue *M = operand(E, E.Sync->MbarOperand))
-          if (uint64_t To = mbarrierIdentity(*M))
+          if (uint64_t To = mbarrierIdentity(*M)) {
             for (unsigned Op : S.Completed)
               if (isTmem(*ById[Op], TmemOpKind::Mma))
                 Cover(To, Op);
+            // So does a thread that waited on another thread's commit
+            // (softmax waits for the QK mma, stores its statistics and
+            // arrives for the correction warpgroup): closed over below.
+            // Not a thread that may issue mmas itself: the ones it issued
+            // after its wait are still in flight when it arrives (a plain
+            // arrive where a commit belongs, rules §5.2).
+            const bool IssuesMma = llvm::any_of(Mmas, [&](const Event *Mma) {
+              return SameThreadPossible(*Mma, E);
+            });
+            if (!IssuesMma)
+              for (uint64_t W : BarrierSets.set(S.Waited))
+                if (W && W != To)
+                  Forwards[To].insert(W);
+          }
       return;
     }
     if (E.K == Event::Kind::Sync && E.Sync &&
@@ -727,6 +763,22 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         return S;
       },
       Transfer);
+  // The forwarded commits, closed over chains of hand-offs.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[To, Froms] : Forwards)
+      for (uint64_t From : Froms) {
+        auto It = CommitCovers.find(From);
+        if (It == CommitCovers.end() || It->second.none())
+          continue;
+        llvm::BitVector Before = CommitCovers[To];
+        llvm::BitVector &Ops = CommitCovers[To];
+        if (Ops.empty())
+          Ops.resize(Events);
+        Ops |= CommitCovers.find(From)->second;
+        Changed |= Ops != Before;
+      }
+  }
   Report = true;
   replayForward(G, Sol, Transfer, [](const Event &, const ThreadState &) {});
 

@@ -443,6 +443,16 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
             S += (S.size() > 1 ? "," : "") + std::to_string(C);
           return S + "}";
         };
+        // `[16..112]`: somewhere in these bounds; `<256`: of a CuTe tensor
+        // spanning the columns below 256.
+        auto Bounds = [](const std::optional<IntRange> &R,
+                         const std::optional<int64_t> &SpanEnd) {
+          std::string S = "[" + std::to_string(R->Lo) + ".." +
+                          std::to_string(R->Hi) + "]";
+          if (SpanEnd)
+            S += "<" + std::to_string(*SpanEnd);
+          return S;
+        };
         // `&smem+114824`, `&smem+8+?` (an index of unknown value added).
         // `&smem+72`, `&smem+32+?` (a stage index added), `&smem+{114808,
         // 114824}` (a role's own barrier).
@@ -460,8 +470,14 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
           OS << " tmem(" << V.Value.SlotName << "+l" << Opt(V.Value.LaneOffset)
              << ",c"
              << (V.Value.ColumnOffset ? Opt(V.Value.ColumnOffset)
-                                      : OneOf(V.Value.ColumnChoices))
+                 : V.Value.ColumnRange
+                     ? Bounds(V.Value.ColumnRange, V.Value.ColumnSpanEnd)
+                     : OneOf(V.Value.ColumnChoices))
              << ')';
+        else if (!V.Value.Constant && V.Value.Choices.empty() && V.Value.Range)
+          OS << " " << Bounds(V.Value.Range, std::nullopt);
+        else if (!V.Value.Constant && V.Value.LowHalfRange)
+          OS << " lo" << Bounds(V.Value.LowHalfRange, V.Value.ColumnSpanEnd);
         else
           OS << (V.Value.Constant ? " =" + std::to_string(*V.Value.Constant)
                                   : " " + OneOf(V.Value.Choices));

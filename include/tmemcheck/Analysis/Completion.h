@@ -31,9 +31,14 @@ struct TmemRange {
   uint64_t Slot = 0;
   std::optional<int64_t> Column;
   std::optional<int64_t> Width;
+  /// When Column is unknown: columns [Span.Lo, Span.Hi] hold every column
+  /// the access may touch (AbstractValue::ColumnRange and the width).
+  std::optional<IntRange> Span;
 };
 
-/// True unless both ranges are known and disjoint (or in other regions).
+/// True unless both ranges are known and disjoint (or in other regions);
+/// a range whose column is unknown but bounded (TmemRange::Span) counts
+/// as its span.
 bool mayOverlap(const TmemRange &A, const TmemRange &B);
 
 /// The range written (or read) by an event's TMEM address operand, if the

@@ -21,6 +21,13 @@
 
 namespace tmemcheck {
 
+/// Inclusive bounds of an integer.
+struct IntRange {
+  int64_t Lo = 0;
+  int64_t Hi = 0;
+  bool operator==(const IntRange &O) const { return Lo == O.Lo && Hi == O.Hi; }
+};
+
 /// How a value varies across the threads of a CTA. Ordered from most to
 /// least uniform; joining two values takes the larger.
 enum class Uniformity : uint8_t {
@@ -69,6 +76,14 @@ struct AbstractValue {
   /// 0x600000) | 96`, column 96 of the warp's lane quarter). A TMEM address
   /// is a lane field over a column field, so these are its column.
   std::optional<int64_t> KnownLowHalf;
+  /// When Constant is unknown: bounds of the value (a loop index of
+  /// constant bounds, `i * 16` with it).
+  std::optional<IntRange> Range;
+  /// When neither Constant nor Range is known: bounds of bits 15..0 in
+  /// every thread, the rest unknown (the data pointer of a CuTe TMEM
+  /// tensor partitioned by thread: some lane of the warp's quarter, one of
+  /// the columns the parent tensor spans).
+  std::optional<IntRange> LowHalfRange;
 
   /// The value in each thread of a 1-D block, by threadIdx.x (0..1023),
   /// relative to a warp-uniform base: thread t holds base(t / 32) +
@@ -136,6 +151,14 @@ struct AbstractValue {
   /// TmemAddress whose ColumnOffset is unknown: the column offset is one of
   /// these (accumulator stages, `base + (tile % 2) * 128`); sorted.
   std::vector<int64_t> ColumnChoices;
+  /// TmemAddress whose ColumnOffset is unknown: bounds of the column offset
+  /// (a CuTe TMEM tensor slice: somewhere in the columns its parent spans).
+  std::optional<IntRange> ColumnRange;
+  /// With ColumnRange (or, for an integer, LowHalfRange): the address is
+  /// the start of a CuTe TMEM tensor, and every element of that tensor lies
+  /// in a column below this one. An access through it touches no column at
+  /// or past it.
+  std::optional<int64_t> ColumnSpanEnd;
 
   /// The value as a function of one variable of the thread's program
   /// (`tile % 2`, `(stage + 1) % 2`, `stage * 128`), when it is one.

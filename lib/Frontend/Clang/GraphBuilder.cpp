@@ -10,6 +10,7 @@
 #include "clang/AST/ParentMap.h"
 
 #include "CtaIdentity.h"
+#include "CuteTmemTensors.h"
 
 #include "tmemcheck/Analysis/AllocBase.h"
 #include "tmemcheck/Analysis/BarrierRuns.h"
@@ -497,6 +498,9 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   }
 
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    // `t.data() = v` moves a CuTe TMEM tensor.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+      Eval.tensors().recordDataAssignment(OC, F);
     const FunctionDecl *Callee = CE->getDirectCallee();
     // A call through a function pointer or reference whose target the call
     // site knows (`explode(CopyOp::copy, ...)` calling `fn(...)`).

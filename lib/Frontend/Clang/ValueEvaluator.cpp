@@ -5,6 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ValueEvaluator.h"
+#include "CuteTmemTensors.h"
+#include "LoopTrips.h"
+
+#include "tmemcheck/Analysis/ValueRange.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
@@ -236,9 +240,11 @@ public:
                      llvm::DenseMap<const VarDecl *, const Expr *> &Steps,
                      ElectionWriteMap &Elections,
                      llvm::DenseSet<const VarDecl *> &OtherWrites,
-                     llvm::DenseMap<const VarDecl *, const Expr *> &Deferred)
+                     llvm::DenseMap<const VarDecl *, const Expr *> &Deferred,
+                     llvm::DenseMap<const VarDecl *, const ForStmt *> &Loops,
+                     llvm::DenseMap<const VarDecl *, AddressUse> &Addressed)
       : Out(Out), Steps(Steps), Elections(Elections), OtherWrites(OtherWrites),
-        Deferred(Deferred) {}
+        Deferred(Deferred), Loops(Loops), Addressed(Addressed) {}
 
   /// `T v; v = init;`: a scalar local declared without an initialiser and
   /// assigned by the very next statement starts with that value, as if it
@@ -292,8 +298,10 @@ public:
       TraverseStmt(FS->getBody());
       if (Step)
         TraverseStmt(const_cast<Expr *>(Step));
-      if (!Out.contains(Induction))
+      if (!Out.contains(Induction)) {
         Steps[Induction] = Step ? Step : FS->getInc();
+        Loops[Induction] = FS;
+      }
       return true;
     }
     return RecursiveASTVisitor::TraverseForStmt(FS);
@@ -306,7 +314,7 @@ public:
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-      mark(UO->getSubExpr());
+      mark(UO->getSubExpr(), UO->getOpcode() == UO_AddrOf);
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
@@ -364,8 +372,13 @@ private:
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == V;
   }
-  void mark(const Expr *E) {
+  void mark(const Expr *E, bool AddressOf = false) {
     E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+        AddressUse &U = Addressed[V];
+        (AddressOf ? U.AddressTaken : U.OtherMarks) += 1;
+      }
     while (true) {
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
         E = AS->getBase()->IgnoreParenImpCasts();
@@ -385,6 +398,8 @@ private:
   ElectionWriteMap &Elections;
   llvm::DenseSet<const VarDecl *> &OtherWrites;
   llvm::DenseMap<const VarDecl *, const Expr *> &Deferred;
+  llvm::DenseMap<const VarDecl *, const ForStmt *> &Loops;
+  llvm::DenseMap<const VarDecl *, AddressUse> &Addressed;
   llvm::SmallPtrSet<const BinaryOperator *, 4> DeferredAssignments;
 };
 
@@ -743,7 +758,8 @@ void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
     return;
   if (Stmt *Body = FD->getBody()) {
     ModificationFinder Finder(ModifiedVars, InductionSteps, ElectionWrites,
-                              OtherWrites, DeferredInits);
+                              OtherWrites, DeferredInits, InductionLoops,
+                              AddressUses);
     Finder.TraverseStmt(Body);
   }
 }
@@ -784,6 +800,16 @@ const Expr *ValueEvaluator::initialValue(const VarDecl *V) {
     return nullptr;
   auto It = DeferredInits.find(V);
   return It != DeferredInits.end() ? It->second : nullptr;
+}
+
+bool ValueEvaluator::addressedOnceOnly(const VarDecl *V) {
+  if (const auto *FD =
+          dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()))
+    collectModifiedVars(FD);
+  auto It = AddressUses.find(V);
+  return It != AddressUses.end() && It->second.AddressTaken == 1 &&
+         It->second.OtherMarks == 0 && !InductionSteps.count(V) &&
+         !ElectionWrites.count(V);
 }
 
 bool ValueEvaluator::isModified(const VarDecl *V) {
@@ -1185,6 +1211,67 @@ AbstractValue ValueEvaluator::addressOfThis(const Frame &F, unsigned Depth) {
   return addressOf(F.This, *F.Parent, Depth + 1);
 }
 
+ValueEvaluator::ValueEvaluator(ASTContext &Ctx)
+    : Ctx(Ctx), Tensors(std::make_unique<CuteTmemTensors>(Ctx, *this)) {}
+
+ValueEvaluator::~ValueEvaluator() = default;
+
+void ValueEvaluator::beginKernel() {
+  ObjectsOfClass.clear();
+  Tensors->clear();
+}
+
+const Expr *stripWrappers(const Expr *E) { return strip(E); }
+
+std::optional<IntRange> ValueEvaluator::inductionRange(const VarDecl *VD,
+                                                       const Frame &F,
+                                                       unsigned Depth) {
+  auto It = InductionLoops.find(VD);
+  if (It == InductionLoops.end() || !VD->getInit())
+    return std::nullopt;
+  const ForStmt &For = *It->second;
+  std::optional<int64_t> Start =
+      evaluateImpl(VD->getInit(), F, Depth + 1).Constant;
+  std::optional<int64_t> Step;
+  const Expr *Inc = For.getInc() ? For.getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (UO->isIncrementOp())
+      Step = 1;
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() == BO_AddAssign)
+      Step = evaluateImpl(CA->getRHS(), F, Depth + 1).Constant;
+  }
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Start || !Step || *Step <= 0 || !Cond ||
+      referencedVar(Cond->getLHS()) != VD)
+    return std::nullopt;
+  std::optional<int64_t> End = evaluateImpl(Cond->getRHS(), F, Depth + 1).Constant;
+  if (!End)
+    return std::nullopt;
+  int64_t Last;
+  switch (Cond->getOpcode()) {
+  case BO_LT:
+    Last = *End - 1;
+    break;
+  case BO_LE:
+    Last = *End;
+    break;
+  case BO_NE:
+    if (*Step != 1)
+      return std::nullopt;
+    Last = *End - 1;
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (Last < *Start || Last - *Start > (INT64_C(1) << 32))
+    return std::nullopt;
+  // The last value the index takes: the start plus whole steps.
+  Last = *Start + (Last - *Start) / *Step * *Step;
+  return IntRange{*Start, Last};
+}
+
 AbstractValue ValueEvaluator::evaluate(const Expr *E, const Frame &F) {
   return evaluateImpl(E, F, 0);
 }
@@ -1285,6 +1372,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
   Unknown.Uniform = Uniformity::Unknown;
   if (!E || Depth > MaxEvalDepth)
     return Unknown;
+  // A CuTe TMEM tensor's data pointer (`raw_pointer_cast(src.data())`).
+  if (std::optional<AbstractValue> V = Tensors->evaluate(E, F, Depth))
+    return *V;
   // `p[0]` / `*p` with p = `&x` passed down: the value of x.
   {
     const Expr *S = E->IgnoreParenImpCasts();
@@ -1305,8 +1395,17 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       if (const Expr *Obj = addressedObject(Ptr, Where, 0))
         if (!Obj->getType()->isArrayType() && Where)
           if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreParens());
-              DRE && !DRE->getDecl()->hasAttr<CUDASharedAttr>())
+              DRE && !DRE->getDecl()->hasAttr<CUDASharedAttr>()) {
+            // CuTe's copy_unpack: `uint32_t tmem_addr = raw_pointer_cast(
+            // src.data());` whose address, taken once and nowhere else
+            // written, is read back through `s[0]` by the atom.
+            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+                VD && VD->hasLocalStorage() && VD->getInit() &&
+                VD->getType()->isIntegerType() && addressedOnceOnly(VD))
+              return evaluateImpl(VD->getInit(), declaringFrame(VD, *Where),
+                                  Depth + 1);
             return evaluateImpl(Obj, *Where, Depth + 1);
+          }
   }
   // A __shared__ array used as a pointer (`__cvta_generic_to_shared(slot)`
   // with `__shared__ uint32_t slot[1]`) is the address of its element 0,
@@ -1451,6 +1550,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
                           : Uniformity::Unknown;
         V.Uniform = join(InitU, StepU);
         V.Term = StageTerm::variable(hashIdentity(VD, F.Id));
+        V.Range = inductionRange(VD, F, Depth);
         return V;
       }
       if (const Expr *Init = initialValue(VD))
@@ -1502,6 +1602,11 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
           V.ColumnOffset = *Base.ColumnOffset + (C & 0xFFFF);
         for (int64_t Col : Base.ColumnChoices)
           V.ColumnChoices.push_back(Col + (C & 0xFFFF));
+        if (Base.ColumnRange && C >= 0) {
+          AbstractValue Columns;
+          Columns.Constant = C & 0xFFFF;
+          applyColumnRange(Base, Columns, 1, V);
+        }
         if (C < 0) { // borrows across the fields: give up on both
           V.LaneOffset = V.ColumnOffset = std::nullopt;
           V.ColumnChoices.clear();
@@ -1510,6 +1615,8 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       } else if (LaneFieldOnly || (Sign > 0 && movesLanesOnly(Addend))) {
         V.ColumnOffset = Base.ColumnOffset;
         V.ColumnChoices = Base.ColumnChoices;
+        V.ColumnRange = Base.ColumnRange;
+        V.ColumnSpanEnd = Base.ColumnSpanEnd;
         V.ColumnTerm = Base.ColumnTerm;
       } else if (Sign > 0 && Base.ColumnOffset && !Addend.Choices.empty() &&
                  Addend.Choices.front() >= 0 &&
@@ -1519,6 +1626,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         for (int64_t C : Addend.Choices)
           V.ColumnChoices.push_back(*Base.ColumnOffset + C);
       }
+      // `base + i * 16` with i a loop index: somewhere in those columns.
+      if (!Addend.Constant && !LaneFieldOnly)
+        applyColumnRange(Base, Addend, int(Sign), V);
       if (!Addend.Constant && !LaneFieldOnly)
         V.ColumnTerm = movesLanesOnly(Addend)
                            ? Base.ColumnTerm
@@ -1610,6 +1720,27 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
       if (V.Choices.size() == 1) {
         V.Constant = V.Choices.front();
         V.Choices.clear();
+      }
+      if (!V.Constant && V.Choices.empty() && !V.isSlotAddress()) {
+        std::optional<RangeOp> RO;
+        switch (Op) {
+        case BO_Add:
+          RO = RangeOp::Add;
+          break;
+        case BO_Sub:
+          RO = RangeOp::Sub;
+          break;
+        case BO_Mul:
+          RO = RangeOp::Mul;
+          break;
+        case BO_Shl:
+          RO = RangeOp::Shl;
+          break;
+        default:
+          break;
+        }
+        if (RO)
+          applyRangeArithmetic(*RO, L, R, V);
       }
       auto [Bits, Signed] = intShape(BO->getType(), Ctx);
       bool Exact = false;
@@ -1767,8 +1898,17 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
                     ? join(Uniformity::WarpUniform,
                            std::min(Src.Uniform, Uniformity::WarpUniform))
                     : Uniformity::Unknown;
-    if (Src.Uniform == Uniformity::CtaUniform)
+    if (Src.Uniform == Uniformity::CtaUniform || Src.Constant)
       V.Constant = Src.Constant;
+    // Bounds that hold in every lane hold in the one broadcast (CUTLASS's
+    // `warp_uniform(t.data().get())` of a tensor partitioned by thread).
+    if (!V.Constant && Lane.Uniform <= Uniformity::WarpUniform &&
+        Src.Address == AddressKind::None) {
+      V.Range = Src.Range;
+      V.LowHalfRange = Src.LowHalfRange;
+      V.ColumnSpanEnd = Src.ColumnSpanEnd;
+      V.KnownLowHalf = Src.KnownLowHalf;
+    }
     // `__shfl_sync(~0u, threadIdx.x / 32, 0)` (CUTLASS's
     // canonical_warp_idx_sync): each warp gets lane L's value, and the warp
     // index stays the warp index.

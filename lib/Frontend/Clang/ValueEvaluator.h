@@ -36,6 +36,12 @@ struct ElectionWrite {
 using ElectionWriteMap =
     llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<ElectionWrite, 1>>;
 
+/// How often a local has its address taken, and is changed in other ways.
+struct AddressUse {
+  unsigned AddressTaken = 0;
+  unsigned OtherMarks = 0;
+};
+
 /// One activation of a function on the inlining stack: which function, the
 /// caller's frame, and the argument expression bound to each parameter.
 struct Frame {
@@ -69,12 +75,27 @@ std::pair<const clang::Expr *, const Frame *> boundTo(const clang::VarDecl *VD,
 /// True for the types a shared-memory slot holding a TMEM address has.
 bool isSlotType(clang::QualType T);
 
+/// \p E without the parentheses, conversions, temporaries and casts that
+/// do not change what it stands for.
+const clang::Expr *stripWrappers(const clang::Expr *E);
+
+class CuteTmemTensors;
+
 /// Evaluates expressions to abstract values.
 class ValueEvaluator {
 public:
-  explicit ValueEvaluator(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit ValueEvaluator(clang::ASTContext &Ctx);
+  ~ValueEvaluator();
 
   AbstractValue evaluate(const clang::Expr *E, const Frame &F);
+  /// evaluate() from inside a nested evaluation \p Depth levels deep.
+  AbstractValue evaluateAt(const clang::Expr *E, const Frame &F,
+                           unsigned Depth) {
+    return evaluateImpl(E, F, Depth);
+  }
+
+  /// The data pointers of the kernel's CuTe TMEM tensors.
+  CuteTmemTensors &tensors() { return *Tensors; }
 
   /// A name for the value of \p E in \p F that stays the same wherever it
   /// is evaluated in the kernel (Block::ValueKey): made of constants, the
@@ -121,7 +142,7 @@ public:
 
   /// A new kernel: objects of the previous one no longer stand for an
   /// object whose identity is lost.
-  void beginKernel() { ObjectsOfClass.clear(); }
+  void beginKernel();
 
   /// True if \p V is assigned, incremented, has its address taken or is
   /// an asm output anywhere in its function (so its initialiser is not its
@@ -209,10 +230,24 @@ private:
   std::optional<int64_t> constantInt(const clang::Expr *E);
 
   clang::ASTContext &Ctx;
+  std::unique_ptr<CuteTmemTensors> Tensors;
   llvm::DenseSet<const clang::FunctionDecl *> ScannedFunctions;
   llvm::DenseSet<const clang::VarDecl *> ModifiedVars;
   /// Loop induction variables and their step (or increment) expression.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> InductionSteps;
+  /// Address-of and other modifications of each local.
+  llvm::DenseMap<const clang::VarDecl *, AddressUse> AddressUses;
+  /// True for a local whose address is taken once and that is changed in
+  /// no other way (its pointer is only read, as CuTe's explode does).
+  bool addressedOnceOnly(const clang::VarDecl *V);
+  /// The `for` loop of each induction variable.
+  llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *>
+      InductionLoops;
+  /// Bounds of induction variable \p VD: `for (int i = a; i < b; i += s)`
+  /// with a, b and s > 0 constant in \p F, i is in [a, last]; std::nullopt
+  /// for other loops.
+  std::optional<IntRange> inductionRange(const clang::VarDecl *VD,
+                                         const Frame &F, unsigned Depth);
   /// Variables written by elect.sync predicate outputs, and those written in
   /// any other way (both subsets of ModifiedVars).
   ElectionWriteMap ElectionWrites;
