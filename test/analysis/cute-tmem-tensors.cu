@@ -12,11 +12,11 @@
 // a warpgroup that touches only S is no hazard (CUTLASS 77 FMHA,
 // sm100_fmha_fwd_mainloop_tma_warpspecialized.hpp:1036).
 //
-// EVENTS-LABEL: kernel fmha_like<TmemAllocation::S0>
+// EVENTS-LABEL: kernel fmha_like<cute::C<0>>
 // EVENTS: tcgen05.st.sync.aligned.32x32b.x2.b32 tmem(tmem_base+l?,c[0..127]<128)
 // EVENTS: tcgen05.ld.sync.aligned.32x32b.x8.b32 ?{8} tmem(tmem_base+l?,c[256..431]<432)
 // EVENTS: tcgen05.st.sync.aligned.32x32b.x2.b32 tmem(tmem_base+l?,c[256..431]<432)
-// EVENTS-LABEL: kernel fmha_like<TmemAllocation::O0>
+// EVENTS-LABEL: kernel fmha_like<cute::C<1>>
 // EVENTS: tcgen05.st.sync.aligned.32x32b.x2.b32 tmem(tmem_base+l?,c[256..383]<384)
 
 #include "cute_tensor_stub.h"
@@ -66,11 +66,14 @@ __device__ void correction_rescale(uint32_t tmem_O) {
   }
 }
 
-__device__ void softmax_store(uint32_t tmem_S, uint32_t v) {
+// One softmax body per stage, as CUTLASS's FMHA writes it: the stage is a
+// cute::C<v> parameter, so `stage == _0{}` is decided by its type.
+template <class Stage>
+__device__ void softmax_store(Stage stage, uint32_t v) {
   int thread_idx = threadIdx.x % 128;
   UmmaTiledMma<128, 128> mma;
   Tensor tStS = partition_fragment_C(mma, tuple<C<128>, C<128>>{});
-  tStS.data() = tStS.data().get() + tmem_S;
+  tStS.data() = uint32_t(stage == _0{} ? TmemAllocation::S0 : TmemAllocation::O0);
   auto tiled_store = make_tmem_copy(SM100_TMEM_STORE_32dp32b2x{}, tStS);
   Tensor tS = tiled_store.get_slice(thread_idx).partition_D(tStS);
   uint32_t p[2] = {v, v};
@@ -78,7 +81,7 @@ __device__ void softmax_store(uint32_t tmem_S, uint32_t v) {
   wait_st();
 }
 
-template <TmemAllocation Waiter>
+template <class Waiter>
 __global__ void __launch_bounds__(256) fmha_like(uint32_t v) {
   __shared__ uint32_t tmem_base;
   __shared__ uint64_t s_c;
@@ -99,7 +102,7 @@ __global__ void __launch_bounds__(256) fmha_like(uint32_t v) {
     wait_st();
   } else {
     mbar_wait(&s_c, 0);
-    softmax_store(uint32_t(Waiter), v);
+    softmax_store(Waiter{}, v);
   }
   __syncthreads();
   if (warp == 0)
@@ -107,6 +110,6 @@ __global__ void __launch_bounds__(256) fmha_like(uint32_t v) {
 }
 
 // Must not be flagged: the softmax warpgroup stores into S0 only.
-template __global__ void fmha_like<TmemAllocation::S0>(uint32_t);
+template __global__ void fmha_like<_0>(uint32_t);
 // Must be flagged: the waiters store into the O0 columns still being written.
-template __global__ void fmha_like<TmemAllocation::O0>(uint32_t);
+template __global__ void fmha_like<_1>(uint32_t);

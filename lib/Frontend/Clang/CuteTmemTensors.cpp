@@ -196,20 +196,29 @@ CuteTmemTensors::evaluate(const Expr *E, const Frame &F, unsigned Depth) {
   const Expr *S = stripWrappers(E);
   if (!S)
     return std::nullopt;
+  const Expr *Pointer = nullptr;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
     if (isNamed(MC->getMethodDecl(), "get") &&
         !tmemPointerElement(MC->getImplicitObjectArgument()->getType())
              .isNull())
-      return pointerValue(MC->getImplicitObjectArgument(), F, Depth);
+      Pointer = MC->getImplicitObjectArgument();
   } else if (const auto *CE = dyn_cast<CallExpr>(S);
              CE && CE->getNumArgs() == 1 &&
              isNamed(CE->getDirectCallee(), "raw_pointer_cast") &&
              !tmemPointerElement(CE->getArg(0)->getType()).isNull()) {
-    return pointerValue(CE->getArg(0), F, Depth);
+    Pointer = CE->getArg(0);
   }
-  if (!tmemPointerElement(S->getType()).isNull())
-    return pointerValue(S, F, Depth);
-  return std::nullopt;
+  if (!Pointer && !tmemPointerElement(S->getType()).isNull())
+    Pointer = S;
+  if (!Pointer)
+    return std::nullopt;
+  if (std::optional<AbstractValue> V = pointerValue(Pointer, F, Depth))
+    return V;
+  // What this model cannot follow is unknown: a tmem_ptr's `addr_` is a
+  // register, never a shared-memory slot the evaluator could read it from.
+  AbstractValue Unknown;
+  Unknown.Uniform = Uniformity::Unknown;
+  return Unknown;
 }
 
 std::optional<AbstractValue>

@@ -1167,6 +1167,22 @@ AbstractValue ValueEvaluator::addressOf(const Expr *LV, const Frame &F,
   if (const auto *UO = dyn_cast<UnaryOperator>(Sub);
       UO && UO->getOpcode() == UO_Deref)
     return evaluateImpl(UO->getSubExpr(), F, Depth + 1);
+  // An lvalue a helper returns (`{ return barrier_ptr_[stage * 2 + id]; }`,
+  // OrderedSequenceBarrier's get_barrier_for_current_stage): the address of
+  // what it returns, its parameters bound to the call's arguments.
+  if (const auto *CE = dyn_cast<CallExpr>(Sub)) {
+    const FunctionDecl *Def = nullptr;
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && FD->getReturnType()->isLValueReferenceType() && FD->hasBody(Def) &&
+        Def)
+      if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+          Body && Body->size() == 1)
+        if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+            Ret && Ret->getRetValue())
+          return addressOf(Ret->getRetValue(), helperFrame(CE, Def, F),
+                           Depth + 1);
+    return V;
+  }
   // A field of an object whose address is known: `&this->barrier_` in
   // ClusterBarrier::arrive, whose object is `empty_barrier_ptr_[stage]`.
   if (const auto *ME = dyn_cast<MemberExpr>(Sub)) {
@@ -1209,6 +1225,44 @@ AbstractValue ValueEvaluator::addressOfThis(const Frame &F, unsigned Depth) {
   if (F.This->getType()->isPointerType())
     return evaluateImpl(F.This, *F.Parent, Depth + 1);
   return addressOf(F.This, *F.Parent, Depth + 1);
+}
+
+/// The static constexpr integral `value` of class \p RD or one of its
+/// bases (cute::C<v>, cute::integral_constant<T, v>,
+/// std::integral_constant<T, v>).
+static std::optional<int64_t> staticValueMember(const CXXRecordDecl *RD,
+                                                ASTContext &Ctx,
+                                                unsigned Depth = 0) {
+  if (!RD || !RD->hasDefinition() || RD->isDependentContext() || Depth > 8)
+    return std::nullopt;
+  RD = RD->getDefinition();
+  for (const NamedDecl *ND : RD->lookup(&Ctx.Idents.get("value")))
+    if (const auto *VD = dyn_cast<VarDecl>(ND);
+        VD && VD->isStaticDataMember() && VD->getType()->isIntegralOrEnumerationType() &&
+        (VD->isConstexpr() || VD->getType().isConstQualified()))
+      if (const APValue *Val = VD->evaluateValue(); Val && Val->isInt() &&
+                                                    Val->getInt().getSignificantBits() <= 63)
+        return Val->getInt().getExtValue();
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (std::optional<int64_t> V =
+            staticValueMember(B.getType()->getAsCXXRecordDecl(), Ctx, Depth + 1))
+      return V;
+  return std::nullopt;
+}
+
+std::optional<int64_t> ValueEvaluator::integralConstantValue(const Expr *E) {
+  const Expr *S = strip(E);
+  if (!S || S->isTypeDependent() || S->isValueDependent())
+    return std::nullopt;
+  // The conversion to the value type (`operator value_type()`).
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+      MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()) &&
+      MC->getImplicitObjectArgument())
+    S = strip(MC->getImplicitObjectArgument());
+  const CXXRecordDecl *RD = S->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isEmpty())
+    return std::nullopt;
+  return staticValueMember(RD, Ctx);
 }
 
 ValueEvaluator::ValueEvaluator(ASTContext &Ctx)
@@ -1375,6 +1429,15 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
   // A CuTe TMEM tensor's data pointer (`raw_pointer_cast(src.data())`).
   if (std::optional<AbstractValue> V = Tensors->evaluate(E, F, Depth))
     return *V;
+  // A value its type decides (`stage == _0{}` of cute::C<v> operands,
+  // std::integral_constant): the type's static `value`, also where the
+  // operand is a function parameter, which Clang does not fold.
+  if (std::optional<int64_t> C = integralConstantValue(E)) {
+    AbstractValue V;
+    V.Constant = *C;
+    V.Uniform = Uniformity::CtaUniform;
+    return V;
+  }
   // `p[0]` / `*p` with p = `&x` passed down: the value of x.
   {
     const Expr *S = E->IgnoreParenImpCasts();
@@ -1904,6 +1967,7 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
     // `warp_uniform(t.data().get())` of a tensor partitioned by thread).
     if (!V.Constant && Lane.Uniform <= Uniformity::WarpUniform &&
         Src.Address == AddressKind::None) {
+      V.Choices = Src.Choices;
       V.Range = Src.Range;
       V.LowHalfRange = Src.LowHalfRange;
       V.ColumnSpanEnd = Src.ColumnSpanEnd;

@@ -224,6 +224,10 @@ private:
   /// other variable.
   std::optional<AbstractValue> electionValue(const clang::VarDecl *V,
                                              const Frame &F, unsigned Depth);
+  /// The value of \p E when its type decides it: an empty class with a
+  /// static constexpr `value` (cute::C<v>, std::integral_constant), or the
+  /// conversion of one to its value type. std::nullopt otherwise.
+  std::optional<int64_t> integralConstantValue(const clang::Expr *E);
   /// Clang's constant evaluation of an integral \p E (EvaluateAsInt),
   /// remembered: it does not depend on the call site, and an inlined helper
   /// is evaluated again for every kernel that calls it.

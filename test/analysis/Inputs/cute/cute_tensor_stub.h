@@ -12,7 +12,15 @@ namespace cute {
 
 template <auto v> struct C {
   static constexpr auto value = v;
+  __device__ constexpr operator decltype(v)() const { return v; }
 };
+// `stage == _0{}`: a C<bool>, decided by the types alone.
+template <auto a, auto b>
+__device__ constexpr C<a == b> operator==(C<a>, C<b>) {
+  return {};
+}
+using _0 = C<0>;
+using _1 = C<1>;
 template <int N> using Int = C<N>;
 template <class... T> struct tuple {};
 template <class Shape, class Stride> struct Layout {};

@@ -196,4 +196,41 @@ private:
   arch::ClusterBarrier *full_barrier_ptr_;
 };
 
+/// Two groups taking turns (sm90_pipeline.hpp OrderedSequenceBarrier):
+/// one 2-D array of barriers, reached through a pointer to its first
+/// element; each group waits on its own column and arrives on the next
+/// group's.
+template <int Depth, int Length> class OrderedSequenceBarrier {
+public:
+  using Barrier = arch::ClusterBarrier;
+  struct SharedStorage {
+    Barrier barrier_[Depth][Length];
+  };
+  struct Params {
+    uint32_t group_id;
+    uint32_t group_size;
+  };
+
+  __device__ OrderedSequenceBarrier(SharedStorage &storage, Params const &params)
+      : params_(params), barrier_ptr_(&storage.barrier_[0][0]),
+        stage_({0, params.group_id == 0}) {}
+
+  __device__ void wait() {
+    get_barrier_for_current_stage(params_.group_id).wait(stage_.phase());
+  }
+  __device__ void arrive() {
+    int signalling_id = (params_.group_id + 1) % Length;
+    get_barrier_for_current_stage(signalling_id).arrive();
+    ++stage_;
+  }
+
+private:
+  __device__ Barrier &get_barrier_for_current_stage(int group_id) {
+    return barrier_ptr_[stage_.index() * Length + group_id];
+  }
+  Params params_;
+  Barrier *barrier_ptr_;
+  PipelineState<Depth> stage_;
+};
+
 } // namespace cutlass

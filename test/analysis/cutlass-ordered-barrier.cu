@@ -1,0 +1,27 @@
+// RUN: %tmemcheck-bin --no-cuda --dump-events %s -- -I%S/Inputs/cutlass 2>&1 | FileCheck %s
+//
+// CUTLASS's OrderedSequenceBarrier (sm90_pipeline.hpp) reaches its barrier
+// through a helper that returns a reference,
+// `get_barrier_for_current_stage(id) { return barrier_ptr_[stage * 2 +
+// id]; }`: the wait and the arrive name the barrier array the constructor's
+// pointer points into, not an unknown barrier (which would count as a wait
+// on every barrier of the kernel, CUTLASS 77 FMHA's softmax `order_s`).
+#include "cutlass_pipeline_stub.h"
+
+struct SharedStorage {
+  cutlass::OrderedSequenceBarrier<1, 2>::SharedStorage order_s01;
+};
+
+__global__ void __launch_bounds__(256) softmax_order(float *out) {
+  extern __shared__ char smem[];
+  SharedStorage &storage = *reinterpret_cast<SharedStorage *>(smem);
+  const int warp = threadIdx.x / 32;
+  cutlass::OrderedSequenceBarrier<1, 2>::Params p;
+  p.group_id = warp >= 4 ? 1 : 0;
+  p.group_size = 128;
+  cutlass::OrderedSequenceBarrier<1, 2> order_s(storage.order_s01, p);
+  // CHECK: mbarrier.try_wait.parity.shared::cta.b64 ? &barrier_[0][] ?
+  order_s.wait();
+  // CHECK: mbarrier.arrive.shared::cta.b64 ? &barrier_[0][]
+  order_s.arrive();
+}
