@@ -104,8 +104,7 @@ TEST(ValueRange, SpansDecideOverlap) {
 
 /// The type of variable \p Name in \p AST.
 clang::QualType typeOf(clang::ASTUnit &AST, llvm::StringRef Name) {
-  for (clang::Decl *D :
-       AST.getASTContext().getTranslationUnitDecl()->decls())
+  for (clang::Decl *D : AST.getASTContext().getTranslationUnitDecl()->decls())
     if (auto *VD = llvm::dyn_cast<clang::VarDecl>(D))
       if (VD->getName() == Name)
         return VD->getType();
@@ -113,8 +112,9 @@ clang::QualType typeOf(clang::ASTUnit &AST, llvm::StringRef Name) {
 }
 
 TEST(CuteTmemTensors, LayoutExtentsFromStaticTypes) {
-  std::unique_ptr<clang::ASTUnit> AST = clang::tooling::buildASTFromCodeWithArgs(
-      R"cpp(
+  std::unique_ptr<clang::ASTUnit> AST =
+      clang::tooling::buildASTFromCodeWithArgs(
+          R"cpp(
 namespace cute {
 template <auto v> struct C {};
 template <class... T> struct tuple {};
@@ -139,7 +139,7 @@ Tensor<ViewEngine<tmem_ptr<float>>, Layout<tuple<int>, tuple<C<1>>>> dyn;
 // Not TMEM.
 Tensor<ViewEngine<float *>, Layout<tuple<C<4>>, tuple<C<1>>>> rmem;
 )cpp",
-      {"-std=c++17"});
+          {"-std=c++17"});
   ASSERT_TRUE(AST);
   auto Extent = [&](llvm::StringRef Name) -> std::optional<int64_t> {
     auto [Layout, Element] = tmemTensorLayout(typeOf(*AST, Name));

@@ -43,7 +43,8 @@ std::optional<IntRange> integerRange(const AbstractValue &V) {
   if (!V.Choices.empty())
     return checked({V.Choices.front(), V.Choices.back()});
   if (V.PerThread && V.PerThreadExact && !V.PerThread->empty()) {
-    auto [Lo, Hi] = std::minmax_element(V.PerThread->begin(), V.PerThread->end());
+    auto [Lo, Hi] =
+        std::minmax_element(V.PerThread->begin(), V.PerThread->end());
     return checked({*Lo, *Hi});
   }
   return std::nullopt;
@@ -90,7 +91,8 @@ void applyRangeArithmetic(RangeOp Op, const AbstractValue &L,
     case RangeOp::Mul: {
       int64_t P[] = {A->Lo * B->Lo, A->Lo * B->Hi, A->Hi * B->Lo,
                      A->Hi * B->Hi};
-      Result = checked({*std::min_element(P, P + 4), *std::max_element(P, P + 4)});
+      Result =
+          checked({*std::min_element(P, P + 4), *std::max_element(P, P + 4)});
       break;
     }
     case RangeOp::Shl:
@@ -120,16 +122,17 @@ void applyRangeArithmetic(RangeOp Op, const AbstractValue &L,
     Small = B; // `data - k`
   if (!Small || !inField(*Small))
     return;
-  IntRange Sum = Op == RangeOp::Add ? IntRange{LH->Lo + RH->Lo, LH->Hi + RH->Hi}
-                                    : IntRange{LH->Lo - RH->Hi, LH->Hi - RH->Lo};
+  IntRange Sum = Op == RangeOp::Add
+                     ? IntRange{LH->Lo + RH->Lo, LH->Hi + RH->Hi}
+                     : IntRange{LH->Lo - RH->Hi, LH->Hi - RH->Lo};
   if (!inField(Sum))
     return;
   Out.LowHalfRange = Sum;
   // The tensor's span moves with its start.
   const AbstractValue &Start = A ? R : L;
   if (Start.ColumnSpanEnd)
-    Out.ColumnSpanEnd = *Start.ColumnSpanEnd +
-                        (Op == RangeOp::Add ? Small->Hi : -Small->Lo);
+    Out.ColumnSpanEnd =
+        *Start.ColumnSpanEnd + (Op == RangeOp::Add ? Small->Hi : -Small->Lo);
 }
 
 void applyColumnRange(const AbstractValue &Base, const AbstractValue &Addend,

@@ -447,8 +447,8 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
         // spanning the columns below 256.
         auto Bounds = [](const std::optional<IntRange> &R,
                          const std::optional<int64_t> &SpanEnd) {
-          std::string S = "[" + std::to_string(R->Lo) + ".." +
-                          std::to_string(R->Hi) + "]";
+          std::string S =
+              "[" + std::to_string(R->Lo) + ".." + std::to_string(R->Hi) + "]";
           if (SpanEnd)
             S += "<" + std::to_string(*SpanEnd);
           return S;

@@ -167,7 +167,8 @@ std::pair<QualType, QualType> tmemTensorLayout(QualType T) {
 
 std::optional<int64_t> layoutColumnExtent(QualType Layout,
                                           unsigned ElementBits) {
-  const ClassTemplateSpecializationDecl *L = cuteSpecialization(Layout, "Layout");
+  const ClassTemplateSpecializationDecl *L =
+      cuteSpecialization(Layout, "Layout");
   if (!L || ElementBits == 0 || ElementBits > 32 ||
       !llvm::isPowerOf2_32(ElementBits))
     return std::nullopt;
@@ -256,7 +257,8 @@ CuteTmemTensors::pointerValue(const Expr *E, const Frame &F, unsigned Depth) {
     QualType Element = tmemPointerElement(OC->getArg(0)->getType());
     if (Element.isNull() || Ctx.getTypeSize(Element) != 32)
       return std::nullopt;
-    std::optional<AbstractValue> Base = pointerValue(OC->getArg(0), F, Depth + 1);
+    std::optional<AbstractValue> Base =
+        pointerValue(OC->getArg(0), F, Depth + 1);
     AbstractValue Addend = Eval.evaluateAt(OC->getArg(1), F, 0);
     if (!Base || !Addend.Constant || *Addend.Constant < 0 ||
         *Addend.Constant > 0xFFFF)
@@ -268,7 +270,8 @@ CuteTmemTensors::pointerValue(const Expr *E, const Frame &F, unsigned Depth) {
     else if (Out.ColumnOffset)
       *Out.ColumnOffset += C;
     else if (Out.ColumnRange)
-      Out.ColumnRange = IntRange{Out.ColumnRange->Lo + C, Out.ColumnRange->Hi + C};
+      Out.ColumnRange =
+          IntRange{Out.ColumnRange->Lo + C, Out.ColumnRange->Hi + C};
     else if (Out.LowHalfRange)
       Out.LowHalfRange =
           IntRange{Out.LowHalfRange->Lo + C, Out.LowHalfRange->Hi + C};
@@ -306,7 +309,8 @@ CuteTmemTensors::pointerValue(const Expr *E, const Frame &F, unsigned Depth) {
   return std::nullopt;
 }
 
-AbstractValue CuteTmemTensors::withExtent(AbstractValue Start, QualType Tensor) {
+AbstractValue CuteTmemTensors::withExtent(AbstractValue Start,
+                                          QualType Tensor) {
   auto [Layout, Element] = tmemTensorLayout(Tensor);
   Start.ColumnSpanEnd.reset();
   if (Layout.isNull())
@@ -425,7 +429,8 @@ bool CuteTmemTensors::recordDataAssignment(const CXXOperatorCallExpr *Assign,
                                            const Frame &F) {
   if (Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
     return false;
-  const auto *LHS = dyn_cast<CXXMemberCallExpr>(stripWrappers(Assign->getArg(0)));
+  const auto *LHS =
+      dyn_cast<CXXMemberCallExpr>(stripWrappers(Assign->getArg(0)));
   if (!LHS || !isNamed(LHS->getMethodDecl(), "data"))
     return false;
   const Expr *Object = stripWrappers(LHS->getImplicitObjectArgument());
@@ -448,9 +453,8 @@ bool CuteTmemTensors::recordDataAssignment(const CXXOperatorCallExpr *Assign,
   const VarDecl *Self = Named ? dyn_cast<VarDecl>(Named->getDecl()) : nullptr;
   AbstractValue Start = withExtent(*V, Object->getType());
   if (Moved && mentions(Assign->getArg(1), Self))
-    Start.ColumnSpanEnd = Start.ColumnSpanEnd
-                              ? std::min(*Start.ColumnSpanEnd, *Moved)
-                              : *Moved;
+    Start.ColumnSpanEnd =
+        Start.ColumnSpanEnd ? std::min(*Start.ColumnSpanEnd, *Moved) : *Moved;
   Views[Key] = std::move(Start);
   return true;
 }

@@ -34,8 +34,7 @@ clang::QualType tmemPointerElement(clang::QualType T);
 
 /// The layout type of `cute::Tensor<ViewEngine<tmem_ptr<T>>, Layout>`
 /// (through references) and T; null types when \p T is not one.
-std::pair<clang::QualType, clang::QualType>
-tmemTensorLayout(clang::QualType T);
+std::pair<clang::QualType, clang::QualType> tmemTensorLayout(clang::QualType T);
 
 /// The columns the static layout \p Layout (`cute::Layout<Shape, Stride>`)
 /// of a TMEM tensor with elements of \p ElementBits spans: one more than
@@ -73,8 +72,8 @@ private:
   std::optional<AbstractValue> pointerValue(const clang::Expr *E,
                                             const Frame &F, unsigned Depth);
   /// A tensor made by \p CE, a call returning one.
-  std::optional<AbstractValue> madeBy(const clang::CallExpr *CE,
-                                      const Frame &F, unsigned Depth);
+  std::optional<AbstractValue> madeBy(const clang::CallExpr *CE, const Frame &F,
+                                      unsigned Depth);
   /// The data pointer \p Start of a tensor of type \p Tensor, with the end
   /// of its span from its layout.
   AbstractValue withExtent(AbstractValue Start, clang::QualType Tensor);

@@ -1173,8 +1173,8 @@ AbstractValue ValueEvaluator::addressOf(const Expr *LV, const Frame &F,
   if (const auto *CE = dyn_cast<CallExpr>(Sub)) {
     const FunctionDecl *Def = nullptr;
     if (const FunctionDecl *FD = CE->getDirectCallee();
-        FD && FD->getReturnType()->isLValueReferenceType() && FD->hasBody(Def) &&
-        Def)
+        FD && FD->getReturnType()->isLValueReferenceType() &&
+        FD->hasBody(Def) && Def)
       if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
           Body && Body->size() == 1)
         if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
@@ -1238,14 +1238,15 @@ static std::optional<int64_t> staticValueMember(const CXXRecordDecl *RD,
   RD = RD->getDefinition();
   for (const NamedDecl *ND : RD->lookup(&Ctx.Idents.get("value")))
     if (const auto *VD = dyn_cast<VarDecl>(ND);
-        VD && VD->isStaticDataMember() && VD->getType()->isIntegralOrEnumerationType() &&
+        VD && VD->isStaticDataMember() &&
+        VD->getType()->isIntegralOrEnumerationType() &&
         (VD->isConstexpr() || VD->getType().isConstQualified()))
-      if (const APValue *Val = VD->evaluateValue(); Val && Val->isInt() &&
-                                                    Val->getInt().getSignificantBits() <= 63)
+      if (const APValue *Val = VD->evaluateValue();
+          Val && Val->isInt() && Val->getInt().getSignificantBits() <= 63)
         return Val->getInt().getExtValue();
   for (const CXXBaseSpecifier &B : RD->bases())
-    if (std::optional<int64_t> V =
-            staticValueMember(B.getType()->getAsCXXRecordDecl(), Ctx, Depth + 1))
+    if (std::optional<int64_t> V = staticValueMember(
+            B.getType()->getAsCXXRecordDecl(), Ctx, Depth + 1))
       return V;
   return std::nullopt;
 }
@@ -1287,7 +1288,8 @@ std::optional<IntRange> ValueEvaluator::inductionRange(const VarDecl *VD,
   std::optional<int64_t> Start =
       evaluateImpl(VD->getInit(), F, Depth + 1).Constant;
   std::optional<int64_t> Step;
-  const Expr *Inc = For.getInc() ? For.getInc()->IgnoreParenImpCasts() : nullptr;
+  const Expr *Inc =
+      For.getInc() ? For.getInc()->IgnoreParenImpCasts() : nullptr;
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc)) {
     if (UO->isIncrementOp())
       Step = 1;
@@ -1300,7 +1302,8 @@ std::optional<IntRange> ValueEvaluator::inductionRange(const VarDecl *VD,
   if (!Start || !Step || *Step <= 0 || !Cond ||
       referencedVar(Cond->getLHS()) != VD)
     return std::nullopt;
-  std::optional<int64_t> End = evaluateImpl(Cond->getRHS(), F, Depth + 1).Constant;
+  std::optional<int64_t> End =
+      evaluateImpl(Cond->getRHS(), F, Depth + 1).Constant;
   if (!End)
     return std::nullopt;
   int64_t Last;

@@ -245,8 +245,7 @@ private:
   /// no other way (its pointer is only read, as CuTe's explode does).
   bool addressedOnceOnly(const clang::VarDecl *V);
   /// The `for` loop of each induction variable.
-  llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *>
-      InductionLoops;
+  llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> InductionLoops;
   /// Bounds of induction variable \p VD: `for (int i = a; i < b; i += s)`
   /// with a, b and s > 0 constant in \p F, i is in [a, last]; std::nullopt
   /// for other loops.
