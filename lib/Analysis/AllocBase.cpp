@@ -116,7 +116,7 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
     if (!Column && !Bounds)
       V.ColumnChoices = std::move(Columns);
     V.ColumnRange = Bounds;
-    if (Bounds && V.ColumnSpanEnd)
+    if ((Bounds || Column) && V.ColumnSpanEnd)
       *V.ColumnSpanEnd += O.AddressOffset;
     else
       V.ColumnSpanEnd.reset();

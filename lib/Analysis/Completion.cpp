@@ -111,10 +111,20 @@ const AbstractValue *operand(const Event &E, int I) {
   return &E.Operands[I].Value;
 }
 
+/// \p WithTensorSpans: for the hand-off analysis, the columns of CuTe
+/// tensors too.
 std::optional<TmemRange> rangeOf(const Event &E, int I,
-                                 std::optional<int64_t> Width) {
+                                 std::optional<int64_t> Width,
+                                 bool WithTensorSpans = false) {
   const AbstractValue *V = operand(E, I);
   if (!V || !V->isTmemAddress() || !V->Slot)
+    return std::nullopt;
+  // The columns the C++ front end bounds through CuTe's tensors
+  // (ColumnSpanEnd) only tell hand-offs apart: no finding rests on them,
+  // since the reads of the registers such loads fill, which make a load
+  // complete (tmem-ld-use-before-wait), are not followed through CuTe's
+  // register tensors.
+  if (V->ColumnSpanEnd && !WithTensorSpans)
     return std::nullopt;
   TmemRange R;
   R.Slot = V->Slot;
@@ -126,6 +136,17 @@ std::optional<TmemRange> rangeOf(const Event &E, int I,
     if (V->ColumnSpanEnd)
       Hi = std::min(Hi, *V->ColumnSpanEnd - 1);
     R.Span = IntRange{V->ColumnRange->Lo + Offset, Hi + Offset};
+  }
+  // An access of unknown width through a CuTe tensor (an mma whose
+  // instruction descriptor is built at run time, writing its D tensor):
+  // the tensor's span bounds it.
+  if ((!Width || *Width <= 0) && V->ColumnSpanEnd) {
+    std::optional<int64_t> Lo =
+        V->ColumnOffset ? V->ColumnOffset
+        : V->ColumnRange ? std::optional<int64_t>(V->ColumnRange->Lo)
+                         : std::nullopt;
+    if (Lo && *Lo < *V->ColumnSpanEnd)
+      R.Span = IntRange{*Lo + Offset, *V->ColumnSpanEnd - 1 + Offset};
   }
   R.Width = Width;
   return R;
@@ -204,7 +225,10 @@ bool mayOverlap(const TmemRange &A, const TmemRange &B) {
   return CA->Lo <= CB->Hi && CB->Lo <= CA->Hi;
 }
 
-std::optional<TmemRange> accessRange(const Event &E) {
+/// accessRange(), the columns of CuTe tensors included when \p
+/// WithTensorSpans.
+static std::optional<TmemRange> accessRangeOf(const Event &E,
+                                              bool WithTensorSpans) {
   if (E.K != Event::Kind::Tmem || !E.Op)
     return std::nullopt;
   const TmemOp &Op = *E.Op;
@@ -217,15 +241,20 @@ std::optional<TmemRange> accessRange(const Event &E) {
     if (Op.Access.SecondHalfOffset)
       W = std::max<int64_t>(W, *Op.Access.SecondHalfOffset + Op.Access.Columns);
     return rangeOf(E, Op.TmemAddrOperand,
-                   W > 0 ? std::optional<int64_t>(W) : std::nullopt);
+                   W > 0 ? std::optional<int64_t>(W) : std::nullopt,
+                   WithTensorSpans);
   }
   case TmemOpKind::Mma:
-    return rangeOf(E, Op.TmemAddrOperand, mmaWidth(E));
+    return rangeOf(E, Op.TmemAddrOperand, mmaWidth(E), WithTensorSpans);
   case TmemOpKind::Dealloc:
-    return rangeOf(E, Op.TmemAddrOperand, std::nullopt);
+    return rangeOf(E, Op.TmemAddrOperand, std::nullopt, WithTensorSpans);
   default:
     return std::nullopt;
   }
+}
+
+std::optional<TmemRange> accessRange(const Event &E) {
+  return accessRangeOf(E, /*WithTensorSpans=*/false);
 }
 
 /// Threads by linear thread id (AbstractValue's per-thread tables); null
@@ -238,7 +267,7 @@ using ThreadMask = std::shared_ptr<const std::vector<uint8_t>>;
 /// columns) spans only the columns of \p Threads.
 static std::optional<TmemRange> handOffRange(const Event &E,
                                              const ThreadMask &Threads = {}) {
-  std::optional<TmemRange> R = accessRange(E);
+  std::optional<TmemRange> R = accessRangeOf(E, /*WithTensorSpans=*/true);
   if (!R || R->Column || !R->Width || !E.Op)
     return R;
   const AbstractValue *V = operand(E, E.Op->TmemAddrOperand);
