@@ -9,8 +9,9 @@
 // elements of its tensor, so its columns lie in the tensor's span: the
 // correction warpgroup's O columns (256 on) and the softmax warpgroup's S
 // columns (below 128) are told apart, and a release of pending O stores to
-// a warpgroup that touches only S is no hazard (CUTLASS 77 FMHA,
-// sm100_fmha_fwd_mainloop_tma_warpspecialized.hpp:1036).
+// a warpgroup that touches only S is no hazard (the shape of CUTLASS 77
+// FMHA's sm100_fmha_fwd_mainloop_tma_warpspecialized.hpp:1036, with one
+// softmax body per stage; the real kernel picks the stage at run time).
 //
 // EVENTS-LABEL: kernel fmha_like<cute::C<0>>
 // EVENTS: tcgen05.st.sync.aligned.32x32b.x2.b32 tmem(tmem_base+l?,c[0..127]<128)
