@@ -141,10 +141,10 @@ std::optional<TmemRange> rangeOf(const Event &E, int I,
   // instruction descriptor is built at run time, writing its D tensor):
   // the tensor's span bounds it.
   if ((!Width || *Width <= 0) && V->ColumnSpanEnd) {
-    std::optional<int64_t> Lo =
-        V->ColumnOffset ? V->ColumnOffset
-        : V->ColumnRange ? std::optional<int64_t>(V->ColumnRange->Lo)
-                         : std::nullopt;
+    std::optional<int64_t> Lo = V->ColumnOffset ? V->ColumnOffset
+                                : V->ColumnRange
+                                    ? std::optional<int64_t>(V->ColumnRange->Lo)
+                                    : std::nullopt;
     if (Lo && *Lo < *V->ColumnSpanEnd)
       R.Span = IntRange{*Lo + Offset, *V->ColumnSpanEnd - 1 + Offset};
   }

@@ -139,6 +139,14 @@ bool isNamed(const NamedDecl *D, StringRef Name) {
   return D && D->getIdentifier() && D->getName() == Name;
 }
 
+/// Address 0, where `make_tmem_ptr()` and CuTe's fragments start.
+AbstractValue zeroAddress() {
+  AbstractValue Zero;
+  Zero.Constant = 0;
+  Zero.Uniform = Uniformity::CtaUniform;
+  return Zero;
+}
+
 } // namespace
 
 QualType tmemPointerElement(QualType T) {
@@ -231,12 +239,8 @@ CuteTmemTensors::pointerValue(const Expr *E, const Frame &F, unsigned Depth) {
     return std::nullopt;
   if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *Ctor = CC->getConstructor();
-    if (CC->getNumArgs() == 0) { // tmem_ptr(): address 0
-      AbstractValue Zero;
-      Zero.Constant = 0;
-      Zero.Uniform = Uniformity::CtaUniform;
-      return Zero;
-    }
+    if (CC->getNumArgs() == 0) // tmem_ptr(): address 0
+      return zeroAddress();
     if (Ctor && Ctor->isCopyOrMoveConstructor())
       return pointerValue(CC->getArg(0), F, Depth + 1);
     if (CC->getNumArgs() >= 1 && CC->getArg(0)->getType()->isIntegerType())
@@ -287,12 +291,8 @@ CuteTmemTensors::pointerValue(const Expr *E, const Frame &F, unsigned Depth) {
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (isNamed(FD, "make_tmem_ptr")) {
-      if (CE->getNumArgs() == 0) {
-        AbstractValue Zero;
-        Zero.Constant = 0;
-        Zero.Uniform = Uniformity::CtaUniform;
-        return Zero;
-      }
+      if (CE->getNumArgs() == 0)
+        return zeroAddress();
       return Eval.evaluateAt(CE->getArg(0), F, 0);
     }
     if (isNamed(FD, "recast_ptr") && CE->getNumArgs() == 1)
@@ -390,10 +390,7 @@ CuteTmemTensors::madeBy(const CallExpr *CE, const Frame &F, unsigned Depth) {
   if (Parents.empty()) {
     if (AnyAddress)
       return std::nullopt;
-    AbstractValue Zero;
-    Zero.Constant = 0;
-    Zero.Uniform = Uniformity::CtaUniform;
-    return withExtent(Zero, CE->getType());
+    return withExtent(zeroAddress(), CE->getType());
   }
   // A tensor made from tensors (a partition, a slice, a composition, a
   // divide) holds elements of them: its data is somewhere in their span.

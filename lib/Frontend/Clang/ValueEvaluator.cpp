@@ -233,6 +233,22 @@ std::optional<StageTerm> columnTermAfter(const AbstractValue &Base,
   return Addend.Term;
 }
 
+/// The interval arithmetic (ValueRange.h) of a binary operator, if any.
+std::optional<RangeOp> rangeOpOf(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_Add:
+    return RangeOp::Add;
+  case BO_Sub:
+    return RangeOp::Sub;
+  case BO_Mul:
+    return RangeOp::Mul;
+  case BO_Shl:
+    return RangeOp::Shl;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// Collects variables whose value can change after their initialisation.
 class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
 public:
@@ -1787,27 +1803,9 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         V.Constant = V.Choices.front();
         V.Choices.clear();
       }
-      if (!V.Constant && V.Choices.empty() && !V.isSlotAddress()) {
-        std::optional<RangeOp> RO;
-        switch (Op) {
-        case BO_Add:
-          RO = RangeOp::Add;
-          break;
-        case BO_Sub:
-          RO = RangeOp::Sub;
-          break;
-        case BO_Mul:
-          RO = RangeOp::Mul;
-          break;
-        case BO_Shl:
-          RO = RangeOp::Shl;
-          break;
-        default:
-          break;
-        }
-        if (RO)
+      if (!V.Constant && V.Choices.empty() && !V.isSlotAddress())
+        if (std::optional<RangeOp> RO = rangeOpOf(Op))
           applyRangeArithmetic(*RO, L, R, V);
-      }
       auto [Bits, Signed] = intShape(BO->getType(), Ctx);
       bool Exact = false;
       if (!V.Constant && !V.isSlotAddress())
