@@ -512,6 +512,16 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       Ops.resize(Events);
     Ops.set(Op);
   };
+  // Whether the threads of an event's block may issue an mma, per block.
+  std::vector<int8_t> BlockIssuesMma(N, -1);
+  auto MayIssueMma = [&](const Event &E) {
+    int8_t &Known = BlockIssuesMma[BlockOf[E.Id]];
+    if (Known < 0)
+      Known = llvm::any_of(Mmas, [&](const Event *Mma) {
+        return SameThreadPossible(*Mma, E);
+      });
+    return Known == 1;
+  };
   // Arrives on an mbarrier (key) by threads that had waited on these
   // mbarriers first on every path: whatever a wait on those orders, a wait
   // on the key orders too (release and acquire chain, rules §5.2).
@@ -592,10 +602,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
             // Not a thread that may issue mmas itself: the ones it issued
             // after its wait are still in flight when it arrives (a plain
             // arrive where a commit belongs, rules §5.2).
-            const bool IssuesMma = llvm::any_of(Mmas, [&](const Event *Mma) {
-              return SameThreadPossible(*Mma, E);
-            });
-            if (!IssuesMma)
+            if (!MayIssueMma(E))
               for (uint64_t W : BarrierSets.set(S.Waited))
                 if (W && W != To)
                   Forwards[To].insert(W);
