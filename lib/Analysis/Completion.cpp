@@ -517,9 +517,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   auto MayIssueMma = [&](const Event &E) {
     int8_t &Known = BlockIssuesMma[BlockOf[E.Id]];
     if (Known < 0)
-      Known = llvm::any_of(Mmas, [&](const Event *Mma) {
-        return SameThreadPossible(*Mma, E);
-      });
+      Known = llvm::any_of(
+          Mmas, [&](const Event *Mma) { return SameThreadPossible(*Mma, E); });
     return Known == 1;
   };
   // Arrives on an mbarrier (key) by threads that had waited on these
