@@ -139,6 +139,18 @@ bool isNamed(const NamedDecl *D, StringRef Name) {
   return D && D->getIdentifier() && D->getName() == Name;
 }
 
+/// \p E without wrappers and copies (`Tensor t = u;`, a tensor or pointer
+/// passed by value): what it was copied from.
+const Expr *throughCopies(const Expr *E) {
+  for (const Expr *S = stripWrappers(E);;) {
+    const auto *CC = dyn_cast_or_null<CXXConstructExpr>(S);
+    if (!CC || CC->getNumArgs() != 1 || !CC->getConstructor() ||
+        !CC->getConstructor()->isCopyOrMoveConstructor())
+      return S;
+    S = stripWrappers(CC->getArg(0));
+  }
+}
+
 /// Address 0, where `make_tmem_ptr()` and CuTe's fragments start.
 AbstractValue zeroAddress() {
   AbstractValue Zero;
@@ -234,15 +246,12 @@ std::optional<AbstractValue>
 CuteTmemTensors::pointerValue(const Expr *E, const Frame &F, unsigned Depth) {
   if (Depth > MaxDepth)
     return std::nullopt;
-  const Expr *S = stripWrappers(E);
+  const Expr *S = throughCopies(E);
   if (!S)
     return std::nullopt;
   if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
-    const CXXConstructorDecl *Ctor = CC->getConstructor();
     if (CC->getNumArgs() == 0) // tmem_ptr(): address 0
       return zeroAddress();
-    if (Ctor && Ctor->isCopyOrMoveConstructor())
-      return pointerValue(CC->getArg(0), F, Depth + 1);
     if (CC->getNumArgs() >= 1 && CC->getArg(0)->getType()->isIntegerType())
       return Eval.evaluateAt(CC->getArg(0), F, 0);
     return std::nullopt;
@@ -327,15 +336,9 @@ std::optional<AbstractValue>
 CuteTmemTensors::viewOf(const Expr *E, const Frame &F, unsigned Depth) {
   if (Depth > MaxDepth)
     return std::nullopt;
-  const Expr *S = stripWrappers(E);
-  if (!S)
+  const Expr *S = throughCopies(E);
+  if (!S || isa<CXXConstructExpr>(S))
     return std::nullopt;
-  if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
-    if (CC->getNumArgs() == 1 && CC->getConstructor() &&
-        CC->getConstructor()->isCopyOrMoveConstructor())
-      return viewOf(CC->getArg(0), F, Depth + 1);
-    return std::nullopt;
-  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || !VD->hasLocalStorage())
