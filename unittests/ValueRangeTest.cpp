@@ -89,6 +89,65 @@ TEST(ValueRange, TmemColumnsMoveByBoundedAddends) {
   EXPECT_EQ(Out.ColumnSpanEnd, 192);
 }
 
+/// Windows of a tensor started at column \p First in threads 0..127 and
+/// at \p Second in threads 128..255 (one softmax body, two warpgroups).
+AbstractValue twoStageStart(int64_t First, int64_t Second) {
+  AbstractValue Start;
+  auto T = std::make_shared<std::vector<int64_t>>(256, First);
+  std::fill(T->begin() + 128, T->end(), Second);
+  Start.PerThread = T;
+  Start.PerThreadExact = true;
+  return Start;
+}
+
+TEST(ValueRange, WindowsFollowEachThreadsStart) {
+  ColumnWindows W = windowsFromStart(twoStageStart(0, 128), 128);
+  ASSERT_TRUE(W);
+  ASSERT_EQ(W->size(), 256u);
+  EXPECT_EQ((*W)[0], (IntRange{0, 127}));
+  EXPECT_EQ((*W)[200], (IntRange{128, 255}));
+  // Only the threads asked about count.
+  std::vector<uint8_t> Second(256, 0);
+  std::fill(Second.begin() + 128, Second.end(), 1);
+  EXPECT_EQ(windowUnion(*W, &Second), (IntRange{128, 255}));
+  EXPECT_EQ(windowUnion(*W, nullptr), (IntRange{0, 255}));
+  std::vector<uint8_t> None(256, 0);
+  EXPECT_FALSE(windowUnion(*W, &None));
+  // A start that is not exact thread by thread has no windows.
+  AbstractValue Inexact = twoStageStart(0, 128);
+  Inexact.PerThreadExact = false;
+  EXPECT_FALSE(windowsFromStart(Inexact, 128));
+  EXPECT_FALSE(windowsFromStart(twoStageStart(0, 128), 0));
+}
+
+TEST(ValueRange, WindowsMoveAndGrowWithTheTensor) {
+  ColumnWindows W = windowsFromStart(twoStageStart(0, 128), 128);
+  // `t.data() + 32` moves every window by 32; `+ [0, 16]` widens too.
+  ColumnWindows Moved = shiftWindows(W, 32, 32);
+  ASSERT_TRUE(Moved);
+  EXPECT_EQ((*Moved)[0], (IntRange{32, 159}));
+  ColumnWindows Spread = shiftWindows(W, 0, 16);
+  ASSERT_TRUE(Spread);
+  EXPECT_EQ((*Spread)[255], (IntRange{128, 271}));
+  // A tensor of 64 columns started inside each window.
+  ColumnWindows Grown = widenWindows(W, 63);
+  ASSERT_TRUE(Grown);
+  EXPECT_EQ((*Grown)[0], (IntRange{0, 190}));
+  EXPECT_FALSE(widenWindows(W, -1));
+  // Leaving the column field drops the windows: the union bounds stay.
+  EXPECT_FALSE(shiftWindows(W, -1, -1));
+  EXPECT_FALSE(shiftWindows(W, 0xFFFF, 0xFFFF));
+  // Arithmetic on a tensor's address moves its windows with its span.
+  AbstractValue Data;
+  Data.LowHalfRange = IntRange{0, 255};
+  Data.ColumnSpanEnd = 256;
+  Data.ColumnWindowByThread = W;
+  AbstractValue Out;
+  applyRangeArithmetic(RangeOp::Add, Data, constant(16), Out);
+  ASSERT_TRUE(Out.ColumnWindowByThread);
+  EXPECT_EQ((*Out.ColumnWindowByThread)[130], (IntRange{144, 271}));
+}
+
 TEST(ValueRange, SpansDecideOverlap) {
   TmemRange S{7, std::nullopt, 8, IntRange{0, 127}};
   TmemRange O{7, std::nullopt, 8, IntRange{256, 383}};

@@ -116,10 +116,14 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
     if (!Column && !Bounds)
       V.ColumnChoices = std::move(Columns);
     V.ColumnRange = Bounds;
-    if ((Bounds || Column) && V.ColumnSpanEnd)
+    if ((Bounds || Column) && V.ColumnSpanEnd) {
       *V.ColumnSpanEnd += O.AddressOffset;
-    else
+      V.ColumnWindowByThread = shiftWindows(
+          V.ColumnWindowByThread, O.AddressOffset, O.AddressOffset);
+    } else {
       V.ColumnSpanEnd.reset();
+      V.ColumnWindowByThread.reset();
+    }
     V.Constant.reset();
     V.Choices.clear();
     V.Range.reset();

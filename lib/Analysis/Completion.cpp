@@ -13,6 +13,7 @@
 #include "tmemcheck/Analysis/Lifecycle.h"
 #include "tmemcheck/Analysis/SortedSet.h"
 #include "tmemcheck/Analysis/SortedSetInterner.h"
+#include "tmemcheck/Analysis/ValueRange.h"
 #include "tmemcheck/Model/Footprint.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -268,9 +269,25 @@ using ThreadMask = std::shared_ptr<const std::vector<uint8_t>>;
 static std::optional<TmemRange> handOffRange(const Event &E,
                                              const ThreadMask &Threads = {}) {
   std::optional<TmemRange> R = accessRangeOf(E, /*WithTensorSpans=*/true);
-  if (!R || R->Column || !R->Width || !E.Op)
+  if (!R || R->Column || !E.Op)
     return R;
   const AbstractValue *V = operand(E, E.Op->TmemAddrOperand);
+  // A CuTe tensor whose start depends on the thread (one softmax body for
+  // two warpgroups): the columns of \p Threads' own windows.
+  if (V && R->Span && Threads && V->ColumnWindowByThread &&
+      V->ColumnWindowByThread->size() == Threads->size()) {
+    if (std::optional<IntRange> U =
+            windowUnion(*V->ColumnWindowByThread, Threads.get())) {
+      const int64_t Offset = E.Operands[E.Op->TmemAddrOperand].AddressOffset;
+      IntRange Mine{std::max(R->Span->Lo, U->Lo + Offset),
+                    std::min(R->Span->Hi, U->Hi + Offset)};
+      if (Mine.Lo <= Mine.Hi)
+        R->Span = Mine;
+    }
+    return R;
+  }
+  if (!R->Width)
+    return R;
   if (!V || V->ColumnChoices.empty())
     return R;
   const int64_t Offset = E.Operands[E.Op->TmemAddrOperand].AddressOffset;

@@ -130,9 +130,15 @@ void applyRangeArithmetic(RangeOp Op, const AbstractValue &L,
   Out.LowHalfRange = Sum;
   // The tensor's span moves with its start.
   const AbstractValue &Start = A ? R : L;
-  if (Start.ColumnSpanEnd)
+  if (Start.ColumnSpanEnd) {
     Out.ColumnSpanEnd =
         *Start.ColumnSpanEnd + (Op == RangeOp::Add ? Small->Hi : -Small->Lo);
+    Out.ColumnWindowByThread =
+        Op == RangeOp::Add
+            ? shiftWindows(Start.ColumnWindowByThread, Small->Lo, Small->Hi)
+            : shiftWindows(Start.ColumnWindowByThread, -Small->Hi,
+                           -Small->Lo);
+  }
 }
 
 void applyColumnRange(const AbstractValue &Base, const AbstractValue &Addend,
@@ -147,8 +153,71 @@ void applyColumnRange(const AbstractValue &Base, const AbstractValue &Addend,
   if (!inField(Moved))
     return;
   Out.ColumnRange = Moved;
-  if (Base.ColumnSpanEnd)
+  if (Base.ColumnSpanEnd) {
     Out.ColumnSpanEnd = *Base.ColumnSpanEnd + (Sign > 0 ? A->Hi : -A->Lo);
+    Out.ColumnWindowByThread =
+        Sign > 0 ? shiftWindows(Base.ColumnWindowByThread, A->Lo, A->Hi)
+                 : shiftWindows(Base.ColumnWindowByThread, -A->Hi, -A->Lo);
+  }
+}
+
+ColumnWindows shiftWindows(const ColumnWindows &Windows, int64_t Lo,
+                           int64_t Hi) {
+  if (!Windows)
+    return nullptr;
+  if (Lo == 0 && Hi == 0)
+    return Windows;
+  auto Out = std::make_shared<std::vector<IntRange>>(*Windows);
+  for (IntRange &W : *Out) {
+    W = IntRange{W.Lo + Lo, W.Hi + Hi};
+    if (!inField(W))
+      return nullptr;
+  }
+  return Out;
+}
+
+ColumnWindows widenWindows(const ColumnWindows &Windows, int64_t By) {
+  if (!Windows || By < 0)
+    return nullptr;
+  if (By == 0)
+    return Windows;
+  auto Out = std::make_shared<std::vector<IntRange>>(*Windows);
+  for (IntRange &W : *Out) {
+    W.Hi += By;
+    if (!inField(W))
+      return nullptr;
+  }
+  return Out;
+}
+
+ColumnWindows windowsFromStart(const AbstractValue &Start, int64_t Extent) {
+  if (!Start.PerThread || !Start.PerThreadExact || Start.PerThread->empty() ||
+      Extent <= 0 || Start.Address != AddressKind::None)
+    return nullptr;
+  auto Out = std::make_shared<std::vector<IntRange>>();
+  Out->reserve(Start.PerThread->size());
+  for (int64_t X : *Start.PerThread) {
+    if (X < 0 || X > INT64_C(0xFFFFFFFF))
+      return nullptr;
+    IntRange W{X & FieldMax, (X & FieldMax) + Extent - 1};
+    if (!inField(W))
+      return nullptr;
+    Out->push_back(W);
+  }
+  return Out;
+}
+
+std::optional<IntRange> windowUnion(const std::vector<IntRange> &Windows,
+                                    const std::vector<uint8_t> *Threads) {
+  std::optional<IntRange> Out;
+  for (size_t T = 0; T < Windows.size(); ++T) {
+    if (Threads && (T >= Threads->size() || !(*Threads)[T]))
+      continue;
+    Out = Out ? IntRange{std::min(Out->Lo, Windows[T].Lo),
+                         std::max(Out->Hi, Windows[T].Hi)}
+              : Windows[T];
+  }
+  return Out;
 }
 
 } // namespace tmemcheck

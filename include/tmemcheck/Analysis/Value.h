@@ -159,6 +159,13 @@ struct AbstractValue {
   /// in a column below this one. An access through it touches no column at
   /// or past it.
   std::optional<int64_t> ColumnSpanEnd;
+  /// With ColumnSpanEnd, when the tensor's start depends on the thread
+  /// (one copy of CUTLASS FMHA's softmax code serves two warpgroups:
+  /// `t.data() = stage == 0 ? S0 : S1` with a stage picked by the role):
+  /// the columns the tensor spans in each thread, by linear thread id, in
+  /// the column field (inclusive). ColumnRange / LowHalfRange and
+  /// ColumnSpanEnd bound their union.
+  std::shared_ptr<const std::vector<IntRange>> ColumnWindowByThread;
 
   /// The value as a function of one variable of the thread's program
   /// (`tile % 2`, `(stage + 1) % 2`, `stage * 128`), when it is one.

@@ -13,7 +13,10 @@
 
 #include "tmemcheck/Analysis/Value.h"
 
+#include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace tmemcheck {
 
@@ -45,6 +48,33 @@ void applyRangeArithmetic(RangeOp Op, const AbstractValue &L,
 /// Leaves \p Out alone otherwise.
 void applyColumnRange(const AbstractValue &Base, const AbstractValue &Addend,
                       int Sign, AbstractValue &Out);
+
+/// Per-thread column windows (AbstractValue::ColumnWindowByThread).
+using ColumnWindows = std::shared_ptr<const std::vector<IntRange>>;
+
+/// \p Windows with every thread's window moved to [Lo + \p Lo, Hi + \p
+/// Hi]: the tensor's start moved by a number in [\p Lo, \p Hi]. Null when
+/// \p Windows is, or a window would leave the column field.
+ColumnWindows shiftWindows(const ColumnWindows &Windows, int64_t Lo,
+                           int64_t Hi);
+
+/// \p Windows with every thread's window extended \p By columns past its
+/// end: a tensor that starts inside the window and spans By + 1 columns.
+/// Null when \p Windows is, \p By is negative, or a window would leave the
+/// column field.
+ColumnWindows widenWindows(const ColumnWindows &Windows, int64_t By);
+
+/// The windows of a tensor whose start is \p Start in each thread (exact
+/// per-thread values of the column field) and that spans \p Extent
+/// columns. Null when \p Start is not known thread by thread.
+ColumnWindows windowsFromStart(const AbstractValue &Start, int64_t Extent);
+
+/// The union of \p Windows over the threads of \p Threads (by linear
+/// thread id; every thread when null). std::nullopt when no thread is in
+/// both.
+std::optional<IntRange>
+windowUnion(const std::vector<IntRange> &Windows,
+            const std::vector<uint8_t> *Threads);
 
 } // namespace tmemcheck
 

@@ -295,6 +295,7 @@ CuteTmemTensors::pointerValue(const Expr *E, const Frame &F, unsigned Depth) {
     Out.PerThread.reset();
     if (Out.ColumnSpanEnd)
       *Out.ColumnSpanEnd += C;
+    Out.ColumnWindowByThread = shiftWindows(Out.ColumnWindowByThread, C, C);
     return Out;
   }
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
@@ -329,6 +330,17 @@ AbstractValue CuteTmemTensors::withExtent(AbstractValue Start,
   std::optional<IntRange> Columns = columnBounds(Start);
   if (Extent && Columns)
     Start.ColumnSpanEnd = Columns->Hi + *Extent;
+  // A start known thread by thread (`stage == 0 ? S0 : S1` with a stage
+  // the role picks): each thread's own columns.
+  // A start inside each thread's window of the tensor it came from: the
+  // new tensor ends at most Extent - 1 columns past that window.
+  if (ColumnWindows W = Extent ? windowsFromStart(Start, *Extent) : nullptr)
+    Start.ColumnWindowByThread = std::move(W);
+  else if (Extent && Start.ColumnSpanEnd)
+    Start.ColumnWindowByThread =
+        widenWindows(Start.ColumnWindowByThread, *Extent - 1);
+  else
+    Start.ColumnWindowByThread.reset();
   return Start;
 }
 
@@ -396,8 +408,11 @@ CuteTmemTensors::madeBy(const CallExpr *CE, const Frame &F, unsigned Depth) {
     return withExtent(zeroAddress(), CE->getType());
   }
   // A tensor made from tensors (a partition, a slice, a composition, a
-  // divide) holds elements of them: its data is somewhere in their span.
+  // divide) holds elements of them: its data is somewhere in their span,
+  // in each thread in that thread's span of them.
   std::optional<AbstractValue> Out;
+  bool AllWindowed = true;
+  std::vector<IntRange> Windows;
   for (const Expr *P : Parents) {
     std::optional<AbstractValue> V = viewOf(P, F, Depth);
     std::optional<IntRange> Columns = V ? columnBounds(*V) : std::nullopt;
@@ -421,7 +436,20 @@ CuteTmemTensors::madeBy(const CallExpr *CE, const Frame &F, unsigned Depth) {
       D.LowHalfRange = R;
     D.ColumnSpanEnd = R.Hi + 1;
     Out = std::move(D);
+    const std::vector<IntRange> *PW = V->ColumnWindowByThread.get();
+    if (!PW || (!Windows.empty() && PW->size() != Windows.size())) {
+      AllWindowed = false;
+    } else if (Windows.empty()) {
+      Windows = *PW;
+    } else {
+      for (size_t T = 0; T < Windows.size(); ++T)
+        Windows[T] = IntRange{std::min(Windows[T].Lo, (*PW)[T].Lo),
+                              std::max(Windows[T].Hi, (*PW)[T].Hi)};
+    }
   }
+  if (Out && AllWindowed && !Windows.empty())
+    Out->ColumnWindowByThread =
+        std::make_shared<const std::vector<IntRange>>(std::move(Windows));
   return Out;
 }
 
@@ -452,9 +480,12 @@ bool CuteTmemTensors::recordDataAssignment(const CXXOperatorCallExpr *Assign,
   const auto *Named = dyn_cast<DeclRefExpr>(Object);
   const VarDecl *Self = Named ? dyn_cast<VarDecl>(Named->getDecl()) : nullptr;
   AbstractValue Start = withExtent(*V, Object->getType());
-  if (Moved && mentions(Assign->getArg(1), Self))
+  if (Moved && mentions(Assign->getArg(1), Self)) {
     Start.ColumnSpanEnd =
         Start.ColumnSpanEnd ? std::min(*Start.ColumnSpanEnd, *Moved) : *Moved;
+    // Each thread's window moves with the tensor, as the span does.
+    Start.ColumnWindowByThread = V->ColumnWindowByThread;
+  }
   Views[Key] = std::move(Start);
   return true;
 }

@@ -716,6 +716,43 @@ ThreadValuesPtr combineTables(BinaryOperatorKind Op, const ThreadValues &LT,
   return Out;
 }
 
+/// The byte offsets \p Start + \p Index * \p Stride of each thread's
+/// element; null if one overflows or is negative.
+std::shared_ptr<const std::vector<int64_t>>
+perThreadByteOffsets(int64_t Start, const ThreadValues &Index, int64_t Stride) {
+  auto Out = std::make_shared<std::vector<int64_t>>(Index.size());
+  for (size_t T = 0; T < Index.size(); ++T) {
+    int64_t Bytes = 0;
+    if (__builtin_mul_overflow(Index[T], Stride, &Bytes) ||
+        __builtin_add_overflow(Bytes, Start, &Bytes) || Bytes < 0)
+      return nullptr;
+    (*Out)[T] = Bytes;
+  }
+  return Out;
+}
+
+/// The column windows of a CuTe tensor's address \p Src broadcast from a
+/// lane \p Lane warp-uniform (`warp_uniform(t.data().get())`): each thread
+/// gets lane L's window, or when L is not known the union of its warp's.
+ColumnWindows broadcastWindows(const AbstractValue &Src,
+                               const AbstractValue &Lane) {
+  const std::vector<IntRange> *W = Src.ColumnWindowByThread.get();
+  if (!W || W->size() != BlockThreads)
+    return nullptr;
+  auto Out = std::make_shared<std::vector<IntRange>>(BlockThreads);
+  for (unsigned Warp = 0; Warp < BlockThreads; Warp += 32) {
+    IntRange U = (*W)[Warp];
+    if (Lane.Constant && *Lane.Constant >= 0 && *Lane.Constant < 32) {
+      U = (*W)[Warp + unsigned(*Lane.Constant)];
+    } else {
+      for (unsigned T = Warp; T < Warp + 32; ++T)
+        U = IntRange{std::min(U.Lo, (*W)[T].Lo), std::max(U.Hi, (*W)[T].Hi)};
+    }
+    std::fill(Out->begin() + Warp, Out->begin() + Warp + 32, U);
+  }
+  return Out;
+}
+
 } // namespace
 
 bool isSlotType(QualType T) { return isSlotTypeImpl(T); }
@@ -1129,6 +1166,17 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
       Added != INT64_MIN)
     AddedBytes = Negate ? -Added : Added;
   KeepRun(AddedBytes);
+  // An index the role picks (`barrier_ptr_[group_id]` of an ordered
+  // sequence barrier, `full[warp_idx - 4]`): each thread's own element,
+  // so the barrier runs tell the roles' barriers apart (BarrierRuns.h).
+  if (!AddedBytes && BaseRun && !Base.SlotIndexed && Addend.PerThread &&
+      Addend.PerThreadExact)
+    if (auto ByThread = perThreadByteOffsets(
+            *BaseRun, *Addend.PerThread, Negate ? -Stride : Stride)) {
+      V.SlotRunStart.reset();
+      V.SlotIndexed = false;
+      V.SlotRunStartByThread = std::move(ByThread);
+    }
   if (!Base.SlotByteOffset || Base.SlotElementBytes <= 0 || !Addend.Constant)
     return SomeElement();
   int64_t Bytes =
@@ -1699,6 +1747,7 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         V.ColumnChoices = Base.ColumnChoices;
         V.ColumnRange = Base.ColumnRange;
         V.ColumnSpanEnd = Base.ColumnSpanEnd;
+        V.ColumnWindowByThread = Base.ColumnWindowByThread;
         V.ColumnTerm = Base.ColumnTerm;
       } else if (Sign > 0 && Base.ColumnOffset && !Addend.Choices.empty() &&
                  Addend.Choices.front() >= 0 &&
@@ -1973,6 +2022,7 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
       V.LowHalfRange = Src.LowHalfRange;
       V.ColumnSpanEnd = Src.ColumnSpanEnd;
       V.KnownLowHalf = Src.KnownLowHalf;
+      V.ColumnWindowByThread = broadcastWindows(Src, Lane);
     }
     // `__shfl_sync(~0u, threadIdx.x / 32, 0)` (CUTLASS's
     // canonical_warp_idx_sync): each warp gets lane L's value, and the warp
