@@ -118,8 +118,8 @@ void resolveConstantAddressesFromAllocBase(KernelGraph &G) {
     V.ColumnRange = Bounds;
     if ((Bounds || Column) && V.ColumnSpanEnd) {
       *V.ColumnSpanEnd += O.AddressOffset;
-      V.ColumnWindowByThread = shiftWindows(
-          V.ColumnWindowByThread, O.AddressOffset, O.AddressOffset);
+      V.ColumnWindowByThread = shiftWindows(V.ColumnWindowByThread,
+                                            O.AddressOffset, O.AddressOffset);
     } else {
       V.ColumnSpanEnd.reset();
       V.ColumnWindowByThread.reset();

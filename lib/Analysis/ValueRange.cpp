@@ -136,8 +136,7 @@ void applyRangeArithmetic(RangeOp Op, const AbstractValue &L,
     Out.ColumnWindowByThread =
         Op == RangeOp::Add
             ? shiftWindows(Start.ColumnWindowByThread, Small->Lo, Small->Hi)
-            : shiftWindows(Start.ColumnWindowByThread, -Small->Hi,
-                           -Small->Lo);
+            : shiftWindows(Start.ColumnWindowByThread, -Small->Hi, -Small->Lo);
   }
 }
 

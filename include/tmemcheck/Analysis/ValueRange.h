@@ -72,9 +72,8 @@ ColumnWindows windowsFromStart(const AbstractValue &Start, int64_t Extent);
 /// The union of \p Windows over the threads of \p Threads (by linear
 /// thread id; every thread when null). std::nullopt when no thread is in
 /// both.
-std::optional<IntRange>
-windowUnion(const std::vector<IntRange> &Windows,
-            const std::vector<uint8_t> *Threads);
+std::optional<IntRange> windowUnion(const std::vector<IntRange> &Windows,
+                                    const std::vector<uint8_t> *Threads);
 
 } // namespace tmemcheck
 

@@ -1171,8 +1171,8 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
   // so the barrier runs tell the roles' barriers apart (BarrierRuns.h).
   if (!AddedBytes && BaseRun && !Base.SlotIndexed && Addend.PerThread &&
       Addend.PerThreadExact)
-    if (auto ByThread = perThreadByteOffsets(
-            *BaseRun, *Addend.PerThread, Negate ? -Stride : Stride)) {
+    if (auto ByThread = perThreadByteOffsets(*BaseRun, *Addend.PerThread,
+                                             Negate ? -Stride : Stride)) {
       V.SlotRunStart.reset();
       V.SlotIndexed = false;
       V.SlotRunStartByThread = std::move(ByThread);
