@@ -14,14 +14,15 @@
 // nothing pending is handed over. The tensor's columns are known thread by
 // thread, and so is the barrier element: the stores of the arriving threads
 // are compared with the accesses of the threads that wait on that element.
-// When S1 is laid over S0 (S1_COLUMN=64), softmax 1 reads columns softmax
-// 0 may still be writing.
+// The warps past `__launch_bounds__(256)` (whose role would be Empty, with
+// group 0 but stage 1) never run and do not count. When S1 is laid over S0
+// (S1_COLUMN=64), softmax 1 reads columns softmax 0 may still be writing.
 //
 // CLEAN-NOT: error
 // EVENTS-LABEL: kernel fmha_softmax_order
-// EVENTS: mbarrier.try_wait.parity.shared::cta.b64 ? &order_bars[]+{0,8} =0
+// EVENTS: mbarrier.try_wait.parity.shared::cta.b64 ? &barrier_[0][]+{0,8}
 // EVENTS: tcgen05.st.sync.aligned.32x32b.x2.b32 tmem(tmem_base+l?,c[0..255]<256)
-// EVENTS: mbarrier.arrive.shared::cta.b64 ? &order_bars[]+{0,8}
+// EVENTS: mbarrier.arrive.shared::cta.b64 ? &barrier_[0][]+{0,8}
 
 #include "cute_tensor_stub.h"
 
@@ -46,17 +47,60 @@ __device__ inline void mbar_arrive(uint64_t *bar) {
 __device__ inline void wait_st() { asm volatile("tcgen05.wait::st.sync.aligned;"); }
 __device__ inline void wait_ld() { asm volatile("tcgen05.wait::ld.sync.aligned;"); }
 
-// cutlass::OrderedSequenceBarrier with one stage: group g waits on its own
-// barrier and signals the next group's.
-struct OrderBarrier {
-  uint64_t *barrier_ptr_;
-  int group_id_;
-  __device__ OrderBarrier(uint64_t *bars, int group_id)
-      : barrier_ptr_(bars), group_id_(group_id) {}
-  __device__ uint64_t &barrier_for(int id) { return barrier_ptr_[id]; }
-  __device__ void wait() { mbar_wait(&barrier_for(group_id_), 0); }
-  __device__ void arrive() { mbar_arrive(&barrier_for((group_id_ + 1) % 2)); }
+// CUTLASS's circular stage index (sm90_pipeline.hpp PipelineState) and
+// its OrderedSequenceBarrier<1, 2>: group g waits on its own barrier and
+// signals the next group's, the element `stage * 2 + g`. With one stage
+// the index stays 0.
+template <uint32_t Stages_> struct PipelineState {
+  static constexpr uint32_t Stages = Stages_;
+  int index_ = 0;
+  uint32_t phase_ = 0;
+  uint32_t count_ = 0;
+  __device__ PipelineState(int index, uint32_t phase, uint32_t count)
+      : index_(index), phase_(phase), count_(count) {}
+  __device__ int index() const { return index_; }
+  __device__ uint32_t phase() const { return phase_; }
+  __device__ void operator++() {
+    if constexpr (Stages > 0) {
+      ++index_;
+      ++count_;
+      if (index_ == Stages) {
+        index_ = 0;
+        phase_ ^= 1;
+      }
+    }
+  }
 };
+
+template <int Depth, int Length> struct OrderedSequenceBarrier {
+  struct SharedStorage {
+    uint64_t barrier_[Depth][Length];
+  };
+  struct Params {
+    uint32_t group_id;
+    uint32_t group_size;
+  };
+  __device__ OrderedSequenceBarrier(SharedStorage &storage, Params const &params)
+      : params_(params), barrier_ptr_(&storage.barrier_[0][0]),
+        stage_({0, params.group_id == 0, 0}) {}
+  __device__ void wait() {
+    mbar_wait(&get_barrier_for_current_stage(params_.group_id), stage_.phase());
+  }
+  __device__ void arrive() {
+    int signalling_id = (params_.group_id + 1) % Length;
+    mbar_arrive(&get_barrier_for_current_stage(signalling_id));
+    ++stage_;
+  }
+
+private:
+  __device__ uint64_t &get_barrier_for_current_stage(int group_id) {
+    return barrier_ptr_[stage_.index() * Length + group_id];
+  }
+  Params params_;
+  uint64_t *barrier_ptr_;
+  PipelineState<Depth> stage_;
+};
+using OrderBarrier = OrderedSequenceBarrier<1, 2>;
 
 enum class WarpRole { Softmax0, Softmax1, Empty };
 __device__ constexpr WarpRole warp_idx_to_role(int warp_idx) {
@@ -83,7 +127,7 @@ __device__ void softmax(int stage, OrderBarrier &order, int k_tiles) {
     uint32_t p[2] = {s[0] * 3, s[1] * 3};
     copy(tiled_store, p, tStore);
     // CHECK: cute-tensor-runtime-stage.cu:[[@LINE+3]]:5: error: this mbarrier arrive lets other threads read columns that a tcgen05.st of this thread may still be writing; complete the store with tcgen05.wait::st first (rules §5.2) [tmem-missing-wait-st]
-    // CHECK: note: 'mbarrier.arrive.shared::cta.b64' is issued here, inside 'OrderBarrier::arrive'
+    // CHECK: note: 'mbarrier.arrive.shared::cta.b64' is issued here, inside 'OrderedSequenceBarrier<1, 2>::arrive'
     // CHECK: cute-tensor-runtime-stage.cu:[[@LINE-3]]:5: note: the tcgen05.st is issued here
     order.arrive();
     wait_st();
@@ -92,7 +136,7 @@ __device__ void softmax(int stage, OrderBarrier &order, int k_tiles) {
 
 __global__ void __launch_bounds__(256) fmha_softmax_order(int k_tiles) {
   __shared__ uint32_t tmem_base;
-  __shared__ uint64_t order_bars[2];
+  __shared__ OrderBarrier::SharedStorage order_s01;
   TMEM::Allocator1Sm alloc;
   int warp = __shfl_sync(0xffffffff, threadIdx.x / 32, 0);
   WarpRole role = warp_idx_to_role(warp);
@@ -101,9 +145,12 @@ __global__ void __launch_bounds__(256) fmha_softmax_order(int k_tiles) {
     alloc.release_allocation_lock();
   }
   __syncthreads();
+  OrderBarrier::Params params_order_s01;
+  params_order_s01.group_id = role == WarpRole::Softmax1 ? 1 : 0;
+  params_order_s01.group_size = 128;
+  OrderBarrier order_s(order_s01, params_order_s01);
   bool is_softmax_0 = role == WarpRole::Softmax0;
-  OrderBarrier order(order_bars, is_softmax_0 ? 0 : 1);
-  softmax(is_softmax_0 ? 0 : 1, order, k_tiles);
+  softmax(is_softmax_0 ? 0 : 1, order_s, k_tiles);
   __syncthreads();
   if (warp == 0)
     alloc.free(tmem_base, 512);

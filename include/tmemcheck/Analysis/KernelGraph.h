@@ -258,6 +258,10 @@ struct KernelGraph {
   /// min-blocks argument of `__launch_bounds__`, or the user's launch
   /// assumption (--assume-ctas-per-sm); 0 when unknown.
   unsigned CoResidentCtas = 0;
+  /// The most threads a CTA of the kernel has: the max-threads argument of
+  /// `__launch_bounds__`; 0 when unknown. Threads past it are in the
+  /// per-thread tables (by linear thread id, up to 1024) but never run.
+  unsigned MaxThreadsPerBlock = 0;
   /// Where CoResidentCtas comes from: the attribute, or the kernel when
   /// assumed.
   SourceLoc CoResidentCtasLoc;

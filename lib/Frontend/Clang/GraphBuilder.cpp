@@ -275,6 +275,11 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
                           SourceRange(Kernel->getLocation()));
   Graph.IsPattern = IsPattern;
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
+    if (const Expr *Max = LB->getMaxThreads(); Max && !Max->isValueDependent())
+      if (std::optional<llvm::APSInt> V = Max->getIntegerConstantExpr(Ctx);
+          V && V->isStrictlyPositive() && V->getActiveBits() < 16)
+        Graph.MaxThreadsPerBlock = static_cast<unsigned>(V->getZExtValue());
+  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
     if (const Expr *Min = LB->getMinBlocks())
       if (!Min->isValueDependent())
         if (std::optional<llvm::APSInt> V = Min->getIntegerConstantExpr(Ctx);
@@ -1176,7 +1181,17 @@ void GraphBuilder::recordConstructorFields(const CXXConstructorDecl *Ctor,
     const Expr *IE = Init->getInit();
     if (const auto *C = dyn_cast<ExprWithCleanups>(IE))
       IE = C->getSubExpr();
-    if (const auto *CC = dyn_cast<CXXConstructExpr>(IE->IgnoreParens()))
+    const auto *CC = dyn_cast<CXXConstructExpr>(IE->IgnoreParens());
+    // `stage_({0, phase, 0})`: a defaulted move of a temporary the
+    // constructor built holds what that constructor set.
+    if (CC && CC->getNumArgs() == 1 && CC->getConstructor() &&
+        CC->getConstructor()->isCopyOrMoveConstructor() &&
+        (CC->isElidable() || CC->getConstructor()->isDefaulted()))
+      if (isa<MaterializeTemporaryExpr>(CC->getArg(0)->IgnoreParens()))
+        if (const auto *Made =
+                dyn_cast<CXXConstructExpr>(CC->getArg(0)->IgnoreImplicit()))
+          CC = Made;
+    if (CC)
       if (const CXXConstructorDecl *Inner = CC->getConstructor();
           Inner && !Inner->isTrivial() && !Inner->isCopyOrMoveConstructor()) {
         std::vector<const Expr *> Args(CC->arg_begin(), CC->arg_end());

@@ -258,9 +258,12 @@ public:
                      llvm::DenseSet<const VarDecl *> &OtherWrites,
                      llvm::DenseMap<const VarDecl *, const Expr *> &Deferred,
                      llvm::DenseMap<const VarDecl *, const ForStmt *> &Loops,
-                     llvm::DenseMap<const VarDecl *, AddressUse> &Addressed)
+                     llvm::DenseMap<const VarDecl *, AddressUse> &Addressed,
+                     LocalFieldWrites &FieldWrites,
+                     llvm::DenseSet<const VarDecl *> &WholeWrites)
       : Out(Out), Steps(Steps), Elections(Elections), OtherWrites(OtherWrites),
-        Deferred(Deferred), Loops(Loops), Addressed(Addressed) {}
+        Deferred(Deferred), Loops(Loops), Addressed(Addressed),
+        FieldWrites(FieldWrites), WholeWrites(WholeWrites) {}
 
   /// `T v; v = init;`: a scalar local declared without an initialiser and
   /// assigned by the very next statement starts with that value, as if it
@@ -268,7 +271,16 @@ public:
   /// so). That assignment is not a modification; any other write is.
   bool VisitCompoundStmt(CompoundStmt *CS) {
     const Stmt *Prev = nullptr;
+    llvm::SmallPtrSet<const VarDecl *, 4> Declared;
     for (const Stmt *S : CS->body()) {
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D))
+            Declared.insert(V);
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->getOpcode() == BO_Assign)
+        if (auto Key = localField(BO->getLHS()); Key && Declared.count(Key->first))
+          DeclaringBlockWrites.insert(BO);
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(Prev);
           DS && DS->isSingleDecl())
         if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
@@ -324,8 +336,28 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp() && !DeferredAssignments.contains(BO))
-      mark(BO->getLHS());
+    if (BO->isAssignmentOp() && !DeferredAssignments.contains(BO)) {
+      auto Key = BO->getOpcode() == BO_Assign ? localField(BO->getLHS())
+                                              : std::nullopt;
+      if (Key) {
+        LocalFieldWrite &W = FieldWrites[*Key];
+        ++W.Count;
+        W.Value = BO->getRHS();
+        W.InDeclaringBlock = DeclaringBlockWrites.contains(BO);
+      }
+      mark(BO->getLHS(), /*AddressOf=*/false, /*FieldWrite=*/Key.has_value());
+    }
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    // A non-const method may change any field of its object.
+    if (const CXXMethodDecl *M = MC->getMethodDecl(); M && !M->isConst())
+      if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+              MC->getImplicitObjectArgument()
+                  ? MC->getImplicitObjectArgument()->IgnoreParenImpCasts()
+                  : nullptr))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          WholeWrites.insert(V);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
@@ -379,6 +411,7 @@ public:
         if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar())) {
           Out.insert(V);
           OtherWrites.insert(V);
+          WholeWrites.insert(V);
         }
     return true;
   }
@@ -388,7 +421,21 @@ private:
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == V;
   }
-  void mark(const Expr *E, bool AddressOf = false) {
+  /// `v.f` of a local object v (not a reference) and a scalar field f.
+  static std::optional<std::pair<const VarDecl *, const FieldDecl *>>
+  localField(const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    if (!ME || ME->isArrow())
+      return std::nullopt;
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!FD || !V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        V->getType()->isReferenceType() || !FD->getType()->isScalarType())
+      return std::nullopt;
+    return std::make_pair(V, FD);
+  }
+  void mark(const Expr *E, bool AddressOf = false, bool FieldWrite = false) {
     E = E->IgnoreParenImpCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
@@ -407,6 +454,8 @@ private:
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
         Out.insert(V);
         OtherWrites.insert(V);
+        if (!FieldWrite)
+          WholeWrites.insert(V);
       }
   }
   llvm::DenseSet<const VarDecl *> &Out;
@@ -416,7 +465,10 @@ private:
   llvm::DenseMap<const VarDecl *, const Expr *> &Deferred;
   llvm::DenseMap<const VarDecl *, const ForStmt *> &Loops;
   llvm::DenseMap<const VarDecl *, AddressUse> &Addressed;
+  LocalFieldWrites &FieldWrites;
+  llvm::DenseSet<const VarDecl *> &WholeWrites;
   llvm::SmallPtrSet<const BinaryOperator *, 4> DeferredAssignments;
+  llvm::SmallPtrSet<const BinaryOperator *, 4> DeclaringBlockWrites;
 };
 
 /// Most values a value set (AbstractValue::Choices) holds before it is
@@ -812,7 +864,7 @@ void ValueEvaluator::collectModifiedVars(const FunctionDecl *FD) {
   if (Stmt *Body = FD->getBody()) {
     ModificationFinder Finder(ModifiedVars, InductionSteps, ElectionWrites,
                               OtherWrites, DeferredInits, InductionLoops,
-                              AddressUses);
+                              AddressUses, FieldWrites, WholeObjectWrites);
     Finder.TraverseStmt(Body);
   }
 }
@@ -894,6 +946,73 @@ std::pair<const Expr *, const Frame *> boundTo(const VarDecl *VD,
   if (const Expr *Init = VD->getInit())
     return {Init, &DF};
   return {nullptr, nullptr};
+}
+
+const Expr *ValueEvaluator::fieldSource(const Expr *Object,
+                                        const FieldDecl *FD, const Frame &F,
+                                        const Frame *&Where, unsigned Depth) {
+  if (!Object || Depth > MaxEvalDepth)
+    return nullptr;
+  const Expr *O = strip(Object);
+  // A copy of an object holds its fields.
+  while (const auto *CC = dyn_cast<CXXConstructExpr>(O)) {
+    if (CC->getNumArgs() != 1 || !CC->getConstructor() ||
+        !CC->getConstructor()->isCopyOrMoveConstructor() ||
+        !(CC->getConstructor()->isDefaulted() || CC->isElidable()))
+      return nullptr;
+    O = strip(CC->getArg(0));
+  }
+  // `{a, b}`: the initialiser of the field's position.
+  if (const auto *IL = dyn_cast<InitListExpr>(O)) {
+    if (IL->getNumInits() == 0 || isa<DesignatedInitExpr>(IL->getInit(0)))
+      return nullptr;
+    const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+    if (!RD || RD->getNumBases() || RD->isUnion() ||
+        O->getType()->getAsRecordDecl() != FD->getParent() ||
+        FD->getFieldIndex() >= IL->getNumInits())
+      return nullptr;
+    Where = &F;
+    return IL->getInit(FD->getFieldIndex());
+  }
+  // `this->member.f`: the member's constructor initialiser.
+  if (const auto *ME = dyn_cast<MemberExpr>(O)) {
+    const auto *M = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!M || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+        isFieldChangedByMethods(M))
+      return nullptr;
+    auto It = Fields.find({F.ObjectKey, M});
+    if (It == Fields.end())
+      It = Fields.find({uniqueObjectOf(M->getParent()), M});
+    if (It == Fields.end() || !It->second.second)
+      return nullptr;
+    return fieldSource(It->second.first, FD, *It->second.second, Where,
+                       Depth + 1);
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(O);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage())
+    return nullptr;
+  // A parameter or reference: the object it is bound to.
+  if (isa<ParmVarDecl>(VD) || VD->getType()->isReferenceType()) {
+    if (isa<ParmVarDecl>(VD) && !VD->getType()->isReferenceType() &&
+        isModified(VD))
+      return nullptr;
+    auto [Bound, In] = boundTo(VD, F);
+    return Bound ? fieldSource(Bound, FD, *In, Where, Depth + 1) : nullptr;
+  }
+  isModified(VD); // scans the declaring function's writes
+  if (WholeObjectWrites.contains(VD))
+    return nullptr;
+  auto W = FieldWrites.find({VD, FD});
+  if (W != FieldWrites.end()) {
+    if (W->second.Count != 1 || !W->second.InDeclaringBlock)
+      return nullptr;
+    Where = &declaringFrame(VD, F);
+    return W->second.Value;
+  }
+  if (const Expr *Init = VD->getInit())
+    return fieldSource(Init, FD, declaringFrame(VD, F), Where, Depth + 1);
+  return nullptr;
 }
 
 uint64_t ValueEvaluator::uniqueObjectOf(const RecordDecl *RD) const {
@@ -1210,6 +1329,18 @@ AbstractValue ValueEvaluator::addressOf(const Expr *LV, const Frame &F,
       V.ElementTerm = Index.Constant
                           ? std::optional(StageTerm::constant(*Index.Constant))
                           : Index.Term;
+      // `&bars[k]` of an array: its byte offset in the array, as `bars + k`
+      // has, so a pointer kept to it reaches the elements by offset
+      // (an ordered barrier's `barrier_ptr_[stage * 2 + group_id]`).
+      if (const ArrayType *AT =
+              Ctx.getAsArrayType(AS->getBase()->IgnoreImpCasts()->getType());
+          AT && Index.Constant && *Index.Constant >= 0 &&
+          !AT->getElementType()->isIncompleteType() &&
+          !AT->getElementType()->isDependentType()) {
+        V.SlotElementBytes =
+            Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+        V.SlotByteOffset = *Index.Constant * V.SlotElementBytes;
+      }
     }
     return V;
   }
@@ -1331,7 +1462,8 @@ std::optional<int64_t> ValueEvaluator::integralConstantValue(const Expr *E) {
 }
 
 ValueEvaluator::ValueEvaluator(ASTContext &Ctx)
-    : Ctx(Ctx), Tensors(std::make_unique<CuteTmemTensors>(Ctx, *this)) {}
+    : Ctx(Ctx), Tensors(std::make_unique<CuteTmemTensors>(Ctx, *this)),
+      Counters(std::make_unique<WrappingCounters>(Ctx)) {}
 
 ValueEvaluator::~ValueEvaluator() = default;
 
@@ -1611,7 +1743,38 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         if (It != Fields.end() && It->second.second &&
             !isFieldChangedByMethods(FD))
           return evaluateImpl(It->second.first, *It->second.second, Depth + 1);
+        // A stage index its methods keep in [0, K), started there: 0 with
+        // one stage, else bounded.
+        if (It != Fields.end() && It->second.second)
+          if (std::optional<int64_t> K = Counters->limitOf(FD)) {
+            AbstractValue First =
+                evaluateImpl(It->second.first, *It->second.second, Depth + 1);
+            if (First.Constant && *First.Constant >= 0 && *First.Constant < *K) {
+              AbstractValue V;
+              if (*K == 1) {
+                V.Constant = 0;
+                V.Uniform = Uniformity::CtaUniform;
+              } else {
+                V.Uniform = Uniformity::Unknown;
+                V.Range = IntRange{0, *K - 1};
+              }
+              return V;
+            }
+          }
       }
+
+  // A scalar field of another object: a local's field assignment
+  // (`params.group_id = role == Softmax1 ? 1 : 0`), reached through the
+  // references and copies that carry the object (an ordered barrier's
+  // `params_.group_id`, copied from its constructor's argument).
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && E->getType()->isIntegralOrEnumerationType())
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        FD && !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+      const Frame *Where = nullptr;
+      if (const Expr *Src = fieldSource(ME->getBase(), FD, F, Where, Depth + 1))
+        return evaluateImpl(Src, *Where, Depth + 1);
+    }
 
   // Addresses of shared-memory slots and the TMEM addresses read from them.
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {

@@ -12,6 +12,7 @@
 
 #include "ClangSourceLoc.h"
 #include "ElectionAsm.h"
+#include "WrappingCounters.h"
 
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/Value.h"
@@ -41,6 +42,18 @@ struct AddressUse {
   unsigned AddressTaken = 0;
   unsigned OtherMarks = 0;
 };
+
+/// The assignments `v.f = e` to a field of a local object: how many, the
+/// last value, and whether it is a statement of the block that declares
+/// v (not under a branch).
+struct LocalFieldWrite {
+  unsigned Count = 0;
+  const clang::Expr *Value = nullptr;
+  bool InDeclaringBlock = false;
+};
+using LocalFieldWrites =
+    llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::FieldDecl *>,
+                   LocalFieldWrite>;
 
 /// One activation of a function on the inlining stack: which function, the
 /// caller's frame, and the argument expression bound to each parameter.
@@ -235,12 +248,26 @@ private:
 
   clang::ASTContext &Ctx;
   std::unique_ptr<CuteTmemTensors> Tensors;
+  /// Stage indices kept in [0, Stages) by their methods.
+  std::unique_ptr<WrappingCounters> Counters;
   llvm::DenseSet<const clang::FunctionDecl *> ScannedFunctions;
   llvm::DenseSet<const clang::VarDecl *> ModifiedVars;
   /// Loop induction variables and their step (or increment) expression.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> InductionSteps;
   /// Address-of and other modifications of each local.
   llvm::DenseMap<const clang::VarDecl *, AddressUse> AddressUses;
+  /// Field assignments of local objects (`params.group_id = role == R ? 1 :
+  /// 0`), and the locals changed in any other way (passed by non-const
+  /// reference, assigned whole, a non-const method called on them).
+  LocalFieldWrites FieldWrites;
+  llvm::DenseSet<const clang::VarDecl *> WholeObjectWrites;
+  /// The expression field \p FD of the object \p Object holds, and the
+  /// frame it is evaluated in: a local's single field assignment, its
+  /// aggregate initialiser, through references, parameters and the
+  /// constructor's member initialisers of `this`'s fields. Null if unknown.
+  const clang::Expr *fieldSource(const clang::Expr *Object,
+                                 const clang::FieldDecl *FD, const Frame &F,
+                                 const Frame *&Where, unsigned Depth);
   /// True for a local whose address is taken once and that is changed in
   /// no other way (its pointer is only read, as CuTe's explode does).
   bool addressedOnceOnly(const clang::VarDecl *V);
