@@ -279,7 +279,8 @@ public:
             Declared.insert(V);
       if (const auto *BO = dyn_cast<BinaryOperator>(S);
           BO && BO->getOpcode() == BO_Assign)
-        if (auto Key = localField(BO->getLHS()); Key && Declared.count(Key->first))
+        if (auto Key = localField(BO->getLHS());
+            Key && Declared.count(Key->first))
           DeclaringBlockWrites.insert(BO);
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(Prev);
           DS && DS->isSingleDecl())
@@ -428,7 +429,8 @@ private:
     if (!ME || ME->isArrow())
       return std::nullopt;
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+    const auto *DRE =
+        dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
     const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!FD || !V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
         V->getType()->isReferenceType() || !FD->getType()->isScalarType())
@@ -948,9 +950,9 @@ std::pair<const Expr *, const Frame *> boundTo(const VarDecl *VD,
   return {nullptr, nullptr};
 }
 
-const Expr *ValueEvaluator::fieldSource(const Expr *Object,
-                                        const FieldDecl *FD, const Frame &F,
-                                        const Frame *&Where, unsigned Depth) {
+const Expr *ValueEvaluator::fieldSource(const Expr *Object, const FieldDecl *FD,
+                                        const Frame &F, const Frame *&Where,
+                                        unsigned Depth) {
   if (!Object || Depth > MaxEvalDepth)
     return nullptr;
   const Expr *O = strip(Object);
@@ -1749,7 +1751,8 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
           if (std::optional<int64_t> K = Counters->limitOf(FD)) {
             AbstractValue First =
                 evaluateImpl(It->second.first, *It->second.second, Depth + 1);
-            if (First.Constant && *First.Constant >= 0 && *First.Constant < *K) {
+            if (First.Constant && *First.Constant >= 0 &&
+                *First.Constant < *K) {
               AbstractValue V;
               if (*K == 1) {
                 V.Constant = 0;

@@ -24,8 +24,8 @@ namespace {
 /// `this->FD` (the `this` implicit or written), through parentheses and
 /// implicit casts.
 bool isThisField(const Expr *E, const FieldDecl *FD) {
-  const auto *ME = dyn_cast_or_null<MemberExpr>(E ? E->IgnoreParenImpCasts()
-                                                  : nullptr);
+  const auto *ME =
+      dyn_cast_or_null<MemberExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
   return ME && ME->getMemberDecl() == FD &&
          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
 }
@@ -49,7 +49,8 @@ public:
   }
   bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
     if (C->getCastKind() == CK_LValueToRValue)
-      if (const auto *ME = dyn_cast<MemberExpr>(C->getSubExpr()->IgnoreParens()))
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(C->getSubExpr()->IgnoreParens()))
         if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
           ++Reads[FD];
     return true;
@@ -121,7 +122,8 @@ public:
   bool wrapsAfter(llvm::ArrayRef<const Stmt *> Rest) {
     for (const Stmt *S : Rest) {
       const auto *If = dyn_cast<IfStmt>(S);
-      if (!If || If->getInit() || If->getConditionVariable() || If->isConsteval())
+      if (!If || If->getInit() || If->getConditionVariable() ||
+          If->isConsteval())
         continue;
       const auto *Cond =
           dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
@@ -183,7 +185,8 @@ private:
       const CXXMethodDecl *M = MC->getMethodDecl();
       const FunctionDecl *Def = nullptr;
       if (!M || M->getParent() != RD || !M->hasBody(Def) || !Def ||
-          isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+          isa<CXXThisExpr>(
+              MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
         return false;
       const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
       const auto *Ret = Body && Body->size() == 1
