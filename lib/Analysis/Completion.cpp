@@ -8,6 +8,8 @@
 
 #include "BarrierGates.h"
 
+#include "tmemcheck/Analysis/BlockThreads.h"
+
 #include "tmemcheck/Analysis/ForwardDataflow.h"
 
 #include "tmemcheck/Analysis/Lifecycle.h"
@@ -258,10 +260,6 @@ std::optional<TmemRange> accessRange(const Event &E) {
   return accessRangeOf(E, /*WithTensorSpans=*/false);
 }
 
-/// Threads by linear thread id (AbstractValue's per-thread tables); null
-/// stands for every thread.
-using ThreadMask = std::shared_ptr<const std::vector<uint8_t>>;
-
 /// accessRange(), or for an address that is one of a few columns (an
 /// accumulator stage, `base + stage * 128`) the span of them all: what a
 /// hand-off may touch. An address known thread by thread (a role's own
@@ -428,11 +426,16 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // on any barrier. A wait whose barrier depends on the role is a wait on
   // each of its runs by the threads that name it. A wait with no access
   // after it still shows the barrier's consumers: they take no columns.
+  // The threads that may run each block: a role's barrier or columns in
+  // code two roles share are the ones of the threads that get there.
+  BlockThreads Reaching(G);
   G.forEachEvent([&](const Event &W) {
     if (W.K == Event::Kind::Sync && W.Sync &&
         W.Sync->Kind == SyncOpKind::MbarrierWait)
       for (const auto &[Id, Waiters] : BarrierKeys(W))
-        WaitsOn[Id].push_back({BlockOf[W.Id], &W, Waiters});
+        WaitsOn[Id].push_back(
+            {BlockOf[W.Id], &W,
+             Reaching.intersect(Waiters, Reaching.of(BlockOf[W.Id]))});
   });
   // The columns an access after a wait may touch, for the threads that
   // wait (handOffRange), memoized per access and waiting threads.
@@ -461,8 +464,10 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
       return true; // which barrier is unknown: any
     if (!WaitsOn.count(Id))
       return true; // no wait on it is seen: its consumers are unknown
-    std::optional<TmemRange> OpRange = handOffRange(Op, Arrivers);
     const unsigned EB = BlockOf[E.Id];
+    std::optional<TmemRange> OpRange = handOffRange(
+        Op, Reaching.intersect(Reaching.intersect(Arrivers, Reaching.of(EB)),
+                               Reaching.of(BlockOf[Op.Id])));
     // A pending ld is handed to the threads that overwrite its columns; a
     // pending st to those that access them at all, the mma's reads of A,
     // scale factors and metadata included.
@@ -496,7 +501,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
             continue;
           bool Uses = false;
           if (X->Op->Kind != TmemOpKind::Load || !OpIsLoad)
-            Uses = Meets(AccessRange(*X, U.Waiters));
+            Uses = Meets(AccessRange(
+                *X, Reaching.intersect(U.Waiters, Reaching.of(XB))));
           if (!Uses && !OpIsLoad && X->Op->Kind == TmemOpKind::Mma)
             Uses = llvm::any_of(mmaTmemInputs(*X), [&](const TmemRange &In) {
               return Meets(In);

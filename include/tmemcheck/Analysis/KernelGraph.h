@@ -18,6 +18,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -217,6 +218,12 @@ struct Block {
   /// For a comparison of the warp index with a constant: the warp indices
   /// that take each successor (as [lo, hi]), when that is an interval.
   std::optional<std::pair<int64_t, int64_t>> WarpsOnArm[2];
+  /// A two-way branch (not a loop's) whose condition is known thread by
+  /// thread (`role == Softmax0 || role == Softmax1` of a shuffled warp
+  /// index): the threads whose condition holds, by linear thread id, and
+  /// the blocks its true and false arms enter (BlockThreads).
+  std::shared_ptr<const std::vector<uint8_t>> ThreadsOnTrueArm;
+  unsigned TrueArmBlock = 0, FalseArmBlock = 0;
 };
 
 /// A remark about the analysis itself (budget hit, template pattern,

@@ -130,6 +130,12 @@ struct AbstractValue {
   /// An mbarrier operand: the run of barriers it belongs to, when the
   /// front end could tell the runs of one variable apart (0 otherwise).
   uint64_t BarrierRun = 0;
+  /// SlotAddress (C++) of a barrier in an object each role picks for
+  /// itself (`is_softmax_0 ? pipeline_s0 : pipeline_s1`): the array it is
+  /// in, in each thread, by linear thread id. Slot and SlotArray are 0 then
+  /// (which array is not one answer); the hand-off analysis reads the
+  /// arrays thread by thread (BarrierRuns.h).
+  std::shared_ptr<const std::vector<uint64_t>> SlotArrayByThread;
   /// An mbarrier operand with SlotRunStartByThread: its run in each
   /// thread (BarrierRun is 0 then).
   std::shared_ptr<const std::vector<uint64_t>> BarrierRunByThread;

@@ -333,12 +333,25 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   return Graph;
 }
 
+/// The threads in which a condition known thread by thread holds.
+static std::shared_ptr<const std::vector<uint8_t>>
+truthByThread(const std::vector<int64_t> &Values) {
+  auto Out = std::make_shared<std::vector<uint8_t>>(Values.size());
+  for (size_t T = 0; T < Values.size(); ++T)
+    (*Out)[T] = Values[T] != 0;
+  return Out;
+}
+
 std::optional<GraphBuilder::Span>
 GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
   const CFG *C = cfgFor(FD);
   if (!C)
     return std::nullopt;
   std::vector<unsigned> First(C->getNumBlockIDs()), Last(C->getNumBlockIDs());
+  // The threads whose branch condition holds, per CFG block, when known
+  // thread by thread.
+  std::vector<std::shared_ptr<const std::vector<uint8_t>>> ArmThreads(
+      C->getNumBlockIDs());
   for (const CFGBlock *B : *C)
     Last[B->getBlockID()] = First[B->getBlockID()] = G->addBlock();
 
@@ -424,7 +437,11 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
             break;
           Decided = BO->getRHS()->IgnoreParens();
         }
-        Blk.BranchUniformity = Eval.evaluate(Decided, F).Uniform;
+        AbstractValue DecidedValue = Eval.evaluate(Decided, F);
+        Blk.BranchUniformity = DecidedValue.Uniform;
+        if (DecidedValue.PerThread && DecidedValue.PerThreadExact &&
+            !DecidedValue.isSlotAddress() && !DecidedValue.isTmemAddress())
+          ArmThreads[B->getBlockID()] = truthByThread(*DecidedValue.PerThread);
         // A helper's inline asm reading %cluster_ctarank has no known
         // uniformity; a condition made of it and uniform values alone is the
         // same in every thread of the CTA all the same.
@@ -464,6 +481,24 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
     for (const CFGBlock::AdjacentBlock &Succ : B->succs())
       if (const CFGBlock *S = Succ.getReachableBlock())
         G->addEdge(Last[B->getBlockID()], First[S->getBlockID()]);
+  // The arms of branches known thread by thread, loops' tests aside (their
+  // value changes from one trip to the next).
+  for (const CFGBlock *B : *C) {
+    std::shared_ptr<const std::vector<uint8_t>> &Mask =
+        ArmThreads[B->getBlockID()];
+    if (!Mask)
+      continue;
+    Block &Blk = G->Blocks[Last[B->getBlockID()]];
+    if (Blk.BranchIsLoop || B->succ_size() != 2)
+      continue;
+    const CFGBlock *Then = B->succ_begin()->getReachableBlock();
+    const CFGBlock *Else = (B->succ_begin() + 1)->getReachableBlock();
+    if (!Then || !Else)
+      continue;
+    Blk.ThreadsOnTrueArm = std::move(Mask);
+    Blk.TrueArmBlock = First[Then->getBlockID()];
+    Blk.FalseArmBlock = First[Else->getBlockID()];
+  }
   peelLastIterations(*C, FD, First, Last);
   return Span{First[C->getEntry().getBlockID()],
               First[C->getExit().getBlockID()]};
@@ -1187,10 +1222,9 @@ void GraphBuilder::recordConstructorFields(const CXXConstructorDecl *Ctor,
     if (CC && CC->getNumArgs() == 1 && CC->getConstructor() &&
         CC->getConstructor()->isCopyOrMoveConstructor() &&
         (CC->isElidable() || CC->getConstructor()->isDefaulted()))
-      if (isa<MaterializeTemporaryExpr>(CC->getArg(0)->IgnoreParens()))
-        if (const auto *Made =
-                dyn_cast<CXXConstructExpr>(CC->getArg(0)->IgnoreImplicit()))
-          CC = Made;
+      if (const auto *Made =
+              dyn_cast<CXXConstructExpr>(CC->getArg(0)->IgnoreImplicit()))
+        CC = Made;
     if (CC)
       if (const CXXConstructorDecl *Inner = CC->getConstructor();
           Inner && !Inner->isTrivial() && !Inner->isCopyOrMoveConstructor()) {

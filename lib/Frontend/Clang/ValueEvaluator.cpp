@@ -950,6 +950,110 @@ std::pair<const Expr *, const Frame *> boundTo(const VarDecl *VD,
   return {nullptr, nullptr};
 }
 
+std::optional<AbstractValue>
+ValueEvaluator::fieldOfChosenObject(const FieldDecl *FD, const Frame &F,
+                                    unsigned Depth) {
+  if (Depth > MaxEvalDepth || isFieldChangedByMethods(FD))
+    return std::nullopt;
+  // The object the member function runs on, through the references and
+  // parameters that carry it, up to the conditional that picks it.
+  const Expr *Obj = F.This;
+  const Frame *Where = F.Parent;
+  const ConditionalOperator *Choice = nullptr;
+  // Members on the way (`impl_.consumer_wait(...)` of a wrapping
+  // pipeline), innermost last.
+  llvm::SmallVector<const FieldDecl *, 2> Members;
+  for (unsigned Steps = 0; Obj && Where && Steps < MaxEvalDepth; ++Steps) {
+    const Expr *S = strip(Obj);
+    if ((Choice = dyn_cast<ConditionalOperator>(S)))
+      break;
+    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && !ME->isArrow()) {
+      const auto *M = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!M)
+        return std::nullopt;
+      Members.push_back(M);
+      Obj = ME->getBase();
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(S);
+        ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+      const auto *M = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!M)
+        return std::nullopt;
+      Members.push_back(M);
+      Obj = ME->getBase();
+      continue;
+    }
+    // `consumer_wait(state.index(), ...)` from another member function:
+    // the caller's object.
+    if (isa<CXXThisExpr>(S)) {
+      Obj = Where->This;
+      Where = Where->Parent;
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->getType()->isReferenceType())
+      return std::nullopt;
+    auto [Bound, In] = boundTo(VD, *Where);
+    Obj = Bound;
+    Where = In;
+  }
+  if (!Choice || !Where)
+    return std::nullopt;
+  AbstractValue Cond = evaluateImpl(Choice->getCond(), *Where, Depth + 1);
+  if (!Cond.PerThread || !Cond.PerThreadExact)
+    return std::nullopt;
+  AbstractValue Arm[2];
+  for (int I = 0; I < 2; ++I) {
+    const Expr *A = I == 0 ? Choice->getTrueExpr() : Choice->getFalseExpr();
+    uint64_t Key = objectKey(A, *Where);
+    for (auto M = Members.rbegin(); M != Members.rend(); ++M)
+      Key = memberObjectKey(Key, *M);
+    auto It = Fields.find({Key, FD});
+    if (It == Fields.end() || !It->second.second)
+      return std::nullopt;
+    Arm[I] = evaluateImpl(It->second.first, *It->second.second, Depth + 1);
+  }
+  const ThreadValues &C = *Cond.PerThread;
+  // A barrier pointer of each object: the array each thread's points into.
+  if (Arm[0].isSlotAddress() && Arm[1].isSlotAddress()) {
+    auto ArrayOf = [](const AbstractValue &V) {
+      return V.SlotArray ? V.SlotArray : V.Slot;
+    };
+    if (!ArrayOf(Arm[0]) || !ArrayOf(Arm[1]) || Arm[0].SlotArrayByThread ||
+        Arm[1].SlotArrayByThread)
+      return std::nullopt;
+    auto Arrays = std::make_shared<std::vector<uint64_t>>(C.size());
+    for (size_t T = 0; T < C.size(); ++T)
+      (*Arrays)[T] = ArrayOf(Arm[C[T] ? 0 : 1]);
+    AbstractValue V;
+    V.Address = AddressKind::SlotAddress;
+    V.Uniform = join(Cond.Uniform, Uniformity::WarpUniform);
+    V.SlotName = Arm[0].SlotName == Arm[1].SlotName
+                     ? Arm[0].SlotName
+                     : Arm[0].SlotName + "|" + Arm[1].SlotName;
+    if (Arm[0].SlotElementBytes == Arm[1].SlotElementBytes)
+      V.SlotElementBytes = Arm[0].SlotElementBytes;
+    V.SlotArrayByThread = std::move(Arrays);
+    return V;
+  }
+  // A number each object holds.
+  if (Arm[0].Address != AddressKind::None || Arm[1].Address != AddressKind::None)
+    return std::nullopt;
+  bool E0 = false, E1 = false;
+  ThreadValuesPtr T0 = perThreadOf(Arm[0], E0), T1 = perThreadOf(Arm[1], E1);
+  if (!T0 || !T1 || !E0 || !E1)
+    return std::nullopt;
+  auto Out = std::make_shared<ThreadValues>(C.size());
+  for (size_t T = 0; T < C.size(); ++T)
+    (*Out)[T] = (*(C[T] ? T0 : T1))[T];
+  AbstractValue V;
+  V.Uniform = join(Cond.Uniform, join(Arm[0].Uniform, Arm[1].Uniform));
+  setPerThread(V, std::move(Out), /*Exact=*/true);
+  return V;
+}
+
 const Expr *ValueEvaluator::fieldSource(const Expr *Object, const FieldDecl *FD,
                                         const Frame &F, const Frame *&Where,
                                         unsigned Depth) {
@@ -1231,6 +1335,14 @@ AbstractValue ValueEvaluator::offsetSlot(const AbstractValue &Base,
                                          bool Negate) {
   AbstractValue V;
   V.Uniform = join(Base.Uniform, Addend.Uniform);
+  // Some element of the array each thread's object points into (no one
+  // array to name).
+  if (!Base.SlotArray && Base.isSlotAddress() && Base.SlotArrayByThread) {
+    V.Address = AddressKind::SlotAddress;
+    V.SlotArrayByThread = Base.SlotArrayByThread;
+    V.SlotName = Base.SlotName.substr(0, Base.SlotName.rfind('[')) + "[]";
+    return V;
+  }
   if (!Base.SlotArray)
     return V;
   std::string ArrayName = Base.SlotName.substr(0, Base.SlotName.rfind('['));
@@ -1336,12 +1448,18 @@ AbstractValue ValueEvaluator::addressOf(const Expr *LV, const Frame &F,
       // (an ordered barrier's `barrier_ptr_[stage * 2 + group_id]`).
       if (const ArrayType *AT =
               Ctx.getAsArrayType(AS->getBase()->IgnoreImpCasts()->getType());
-          AT && Index.Constant && *Index.Constant >= 0 &&
-          !AT->getElementType()->isIncompleteType() &&
+          AT && !AT->getElementType()->isIncompleteType() &&
           !AT->getElementType()->isDependentType()) {
-        V.SlotElementBytes =
+        const int64_t Bytes =
             Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
-        V.SlotByteOffset = *Index.Constant * V.SlotElementBytes;
+        if (Index.Constant && *Index.Constant >= 0) {
+          V.SlotElementBytes = Bytes;
+          V.SlotByteOffset = *Index.Constant * Bytes;
+        } else if (Index.PerThread && Index.PerThreadExact) {
+          // `&full[warp_idx - 4]`: each role's own element.
+          V.SlotRunStartByThread =
+              perThreadByteOffsets(0, *Index.PerThread, Bytes);
+        }
       }
     }
     return V;
@@ -1745,6 +1863,12 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
         if (It != Fields.end() && It->second.second &&
             !isFieldChangedByMethods(FD))
           return evaluateImpl(It->second.first, *It->second.second, Depth + 1);
+        // `(c ? a : b).f` with c known thread by thread: each thread's
+        // object's field.
+        if (It == Fields.end())
+          if (std::optional<AbstractValue> V =
+                  fieldOfChosenObject(FD, F, Depth + 1))
+            return *V;
         // A stage index its methods keep in [0, K), started there: 0 with
         // one stage, else bounded.
         if (It != Fields.end() && It->second.second)
@@ -2147,6 +2271,16 @@ AbstractValue ValueEvaluator::evaluateCall(const CallExpr *CE, const Frame &F,
       AbstractValue Body = evaluateSingleReturn(CE, F, Depth);
       if (Body.PerThread && Body.PerThreadExact)
         setPerThread(V, Body.PerThread, true);
+    } else if (*U == Uniformity::WarpUniform) {
+      // A warp or warpgroup index helper with a body (CUTLASS's
+      // canonical_warp_idx_sync: `__shfl_sync(~0u, threadIdx.x / 32, 0)`):
+      // its value in each warp, when the body gives it.
+      AbstractValue Body = evaluateSingleReturn(CE, F, Depth);
+      if (Body.PerThread && Body.PerThreadExact &&
+          Body.Uniform <= Uniformity::WarpUniform) {
+        setPerThread(V, Body.PerThread, true);
+        V.IsWarpIndex = Body.IsWarpIndex;
+      }
     }
     return V;
   }

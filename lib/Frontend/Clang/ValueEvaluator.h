@@ -265,6 +265,13 @@ private:
   /// frame it is evaluated in: a local's single field assignment, its
   /// aggregate initialiser, through references, parameters and the
   /// constructor's member initialisers of `this`'s fields. Null if unknown.
+  /// Field \p FD of `this` when the object is picked per thread by a
+  /// conditional (`is_softmax_0 ? pipeline_s0 : pipeline_s1` bound to a
+  /// reference parameter): each thread's object's value, or the arrays of
+  /// their barrier pointers.
+  std::optional<AbstractValue> fieldOfChosenObject(const clang::FieldDecl *FD,
+                                                   const Frame &F,
+                                                   unsigned Depth);
   const clang::Expr *fieldSource(const clang::Expr *Object,
                                  const clang::FieldDecl *FD, const Frame &F,
                                  const Frame *&Where, unsigned Depth);

@@ -1,0 +1,118 @@
+//===- BlockThreads.cpp - Threads that may run each block -----------------===//
+//
+// Part of tmemcheck.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tmemcheck/Analysis/BlockThreads.h"
+
+#include "llvm/ADT/BitVector.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace tmemcheck {
+
+namespace {
+
+/// The per-thread tables' size (a 1-D block of up to 1024 threads).
+constexpr unsigned TableThreads = 1024;
+
+llvm::BitVector bitsOf(const std::vector<uint8_t> &Mask) {
+  llvm::BitVector Out(TableThreads);
+  for (size_t T = 0; T < Mask.size() && T < TableThreads; ++T)
+    if (Mask[T])
+      Out.set(T);
+  return Out;
+}
+
+} // namespace
+
+BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
+  const unsigned N = G.Blocks.size();
+  if (N == 0)
+    return;
+  // Nothing narrows: every block runs in every thread (null masks).
+  const bool AnyArm = llvm::any_of(
+      G.Blocks, [](const Block &B) { return bool(B.ThreadsOnTrueArm); });
+  const unsigned Size = G.MaxThreadsPerBlock && G.MaxThreadsPerBlock < TableThreads
+                            ? G.MaxThreadsPerBlock
+                            : TableThreads;
+  if (!AnyArm && Size == TableThreads)
+    return;
+  std::vector<llvm::BitVector> In(N, llvm::BitVector(TableThreads));
+  std::vector<llvm::BitVector> TrueArm(N), FalseArm(N);
+  for (unsigned B = 0; B < N; ++B)
+    if (G.Blocks[B].ThreadsOnTrueArm) {
+      TrueArm[B] = bitsOf(*G.Blocks[B].ThreadsOnTrueArm);
+      FalseArm[B] = TrueArm[B];
+      FalseArm[B].flip();
+    }
+  In[G.Entry].set(0, Size);
+  std::deque<unsigned> Work{G.Entry};
+  std::vector<uint8_t> Queued(N, 0);
+  Queued[G.Entry] = 1;
+  while (!Work.empty()) {
+    const unsigned B = Work.front();
+    Work.pop_front();
+    Queued[B] = 0;
+    const Block &Blk = G.Blocks[B];
+    for (unsigned S : Blk.Succs) {
+      llvm::BitVector Flow = In[B];
+      // Only an arm that is not also the other arm's target narrows.
+      if (Blk.ThreadsOnTrueArm && Blk.TrueArmBlock != Blk.FalseArmBlock) {
+        if (S == Blk.TrueArmBlock)
+          Flow &= TrueArm[B];
+        else if (S == Blk.FalseArmBlock)
+          Flow &= FalseArm[B];
+      }
+      llvm::BitVector Before = In[S];
+      In[S] |= Flow;
+      if (In[S] != Before && !Queued[S]) {
+        Queued[S] = 1;
+        Work.push_back(S);
+      }
+    }
+  }
+  // A block the flow did not reach (no thread known to run it) is left
+  // unnarrowed: an empty set would make its accesses nobody's.
+  for (unsigned B = 0; B < N; ++B) {
+    if (In[B].all() || In[B].none())
+      continue;
+    std::vector<uint8_t> Mask(TableThreads, 0);
+    for (unsigned T : In[B].set_bits())
+      Mask[T] = 1;
+    Masks[B] = intern(std::move(Mask));
+  }
+}
+
+ThreadMask BlockThreads::intern(std::vector<uint8_t> Mask) {
+  auto It = Interned.find(Mask);
+  if (It != Interned.end())
+    return It->second;
+  auto Shared = std::make_shared<const std::vector<uint8_t>>(Mask);
+  Interned.emplace(std::move(Mask), Shared);
+  return Shared;
+}
+
+ThreadMask BlockThreads::intersect(const ThreadMask &A, const ThreadMask &B) {
+  if (!A)
+    return B;
+  if (!B || A == B)
+    return A;
+  // (std::minmax would return references to the temporaries.)
+  const void *PA = A.get(), *PB = B.get();
+  const std::pair<const void *, const void *> Key =
+      PA < PB ? std::make_pair(PA, PB) : std::make_pair(PB, PA);
+  auto It = Intersections.find(Key);
+  if (It != Intersections.end())
+    return It->second;
+  std::vector<uint8_t> Both(std::max(A->size(), B->size()), 0);
+  for (size_t T = 0; T < Both.size(); ++T)
+    Both[T] = T < A->size() && T < B->size() && (*A)[T] && (*B)[T];
+  ThreadMask Out = intern(std::move(Both));
+  Intersections.emplace(Key, Out);
+  return Out;
+}
+
+} // namespace tmemcheck
