@@ -465,7 +465,17 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
                                  *V.Value.SlotRunStartByThread,
                                  V.Value.SlotRunStartByThread->size()))
                      : std::string())
-             << (V.Value.SlotIndexed ? "+?" : "");
+             << (V.Value.SlotIndexed ? "+?" : "")
+             // A barrier of an object each role picks: in N arrays.
+             << (V.Value.SlotArrayByThread
+                     ? " (one of " +
+                           std::to_string(
+                               std::set<uint64_t>(
+                                   V.Value.SlotArrayByThread->begin(),
+                                   V.Value.SlotArrayByThread->end())
+                                   .size()) +
+                           " arrays by thread)"
+                     : std::string());
         else if (V.Value.isTmemAddress())
           OS << " tmem(" << V.Value.SlotName << "+l" << Opt(V.Value.LaneOffset)
              << ",c"

@@ -1439,6 +1439,12 @@ AbstractValue ValueEvaluator::addressOf(const Expr *LV, const Frame &F,
     V.SlotArray = V.Slot;
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
       V.SlotArray = slotIdentity(AS->getBase(), F, nullptr, Depth + 1);
+      // `ptr[0]` of a pointer a pipeline keeps: the array it points into,
+      // as `ptr[stage]` names it.
+      if (!V.SlotArray && AS->getBase()->getType()->isPointerType())
+        if (AbstractValue P = evaluateImpl(AS->getBase(), F, Depth + 1);
+            P.isSlotAddress() && P.SlotArray)
+          V.SlotArray = P.SlotArray;
       AbstractValue Index = evaluateImpl(AS->getIdx(), F, Depth + 1);
       V.ElementTerm = Index.Constant
                           ? std::optional(StageTerm::constant(*Index.Constant))
