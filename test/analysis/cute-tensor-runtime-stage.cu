@@ -24,6 +24,7 @@
 // EVENTS: tcgen05.st.sync.aligned.32x32b.x2.b32 tmem(tmem_base+l?,c[0..255]<256)
 // EVENTS: mbarrier.arrive.shared::cta.b64 ? &barrier_[0][]+{0,8}
 
+#include "cute_role_helpers.h"
 #include "cute_tensor_stub.h"
 
 using namespace cute;
@@ -33,45 +34,9 @@ using namespace cute;
 #endif
 enum class TmemAllocation : uint32_t { S0 = 0, S1 = S1_COLUMN, O0 = 256 };
 
-__device__ inline void mbar_wait(uint64_t *bar, uint32_t phase) {
-  asm volatile("{\n\t.reg .pred p;\n\t"
-               "WAIT_%=: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
-               "@!p bra WAIT_%=;\n\t}" ::"r"(
-                   (uint32_t)__cvta_generic_to_shared(bar)),
-               "r"(phase));
-}
-__device__ inline void mbar_arrive(uint64_t *bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
-      (uint32_t)__cvta_generic_to_shared(bar)));
-}
-__device__ inline void wait_st() { asm volatile("tcgen05.wait::st.sync.aligned;"); }
-__device__ inline void wait_ld() { asm volatile("tcgen05.wait::ld.sync.aligned;"); }
-
-// CUTLASS's circular stage index (sm90_pipeline.hpp PipelineState) and
-// its OrderedSequenceBarrier<1, 2>: group g waits on its own barrier and
+// CUTLASS's OrderedSequenceBarrier<1, 2>: group g waits on its own barrier and
 // signals the next group's, the element `stage * 2 + g`. With one stage
 // the index stays 0.
-template <uint32_t Stages_> struct PipelineState {
-  static constexpr uint32_t Stages = Stages_;
-  int index_ = 0;
-  uint32_t phase_ = 0;
-  uint32_t count_ = 0;
-  __device__ PipelineState(int index, uint32_t phase, uint32_t count)
-      : index_(index), phase_(phase), count_(count) {}
-  __device__ int index() const { return index_; }
-  __device__ uint32_t phase() const { return phase_; }
-  __device__ void operator++() {
-    if constexpr (Stages > 0) {
-      ++index_;
-      ++count_;
-      if (index_ == Stages) {
-        index_ = 0;
-        phase_ ^= 1;
-      }
-    }
-  }
-};
-
 template <int Depth, int Length> struct OrderedSequenceBarrier {
   struct SharedStorage {
     uint64_t barrier_[Depth][Length];

@@ -967,16 +967,9 @@ ValueEvaluator::fieldOfChosenObject(const FieldDecl *FD, const Frame &F,
     const Expr *S = strip(Obj);
     if ((Choice = dyn_cast<ConditionalOperator>(S)))
       break;
-    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && !ME->isArrow()) {
-      const auto *M = dyn_cast<FieldDecl>(ME->getMemberDecl());
-      if (!M)
-        return std::nullopt;
-      Members.push_back(M);
-      Obj = ME->getBase();
-      continue;
-    }
     if (const auto *ME = dyn_cast<MemberExpr>(S);
-        ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+        ME && (!ME->isArrow() ||
+               isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))) {
       const auto *M = dyn_cast<FieldDecl>(ME->getMemberDecl());
       if (!M)
         return std::nullopt;

@@ -1,0 +1,40 @@
+// The raw mbarrier and wait helpers and CUTLASS's circular stage index
+// (sm90_pipeline.hpp PipelineState, as CUTLASS writes it: its methods keep
+// index_ in [0, Stages)) that the tests of code shared by two roles use.
+#pragma once
+#include <cstdint>
+
+__device__ inline void mbar_wait(uint64_t *bar, uint32_t phase) {
+  asm volatile("{\n\t.reg .pred p;\n\t"
+               "WAIT_%=: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
+               "@!p bra WAIT_%=;\n\t}" ::"r"(
+                   (uint32_t)__cvta_generic_to_shared(bar)),
+               "r"(phase));
+}
+__device__ inline void mbar_arrive(uint64_t *bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
+      (uint32_t)__cvta_generic_to_shared(bar)));
+}
+__device__ inline void wait_st() { asm volatile("tcgen05.wait::st.sync.aligned;"); }
+__device__ inline void wait_ld() { asm volatile("tcgen05.wait::ld.sync.aligned;"); }
+
+template <uint32_t Stages_> struct PipelineState {
+  static constexpr uint32_t Stages = Stages_;
+  int index_ = 0;
+  uint32_t phase_ = 0;
+  uint32_t count_ = 0;
+  __device__ PipelineState(int index, uint32_t phase, uint32_t count)
+      : index_(index), phase_(phase), count_(count) {}
+  __device__ int index() const { return index_; }
+  __device__ uint32_t phase() const { return phase_; }
+  __device__ void operator++() {
+    if constexpr (Stages > 0) {
+      ++index_;
+      ++count_;
+      if (index_ == Stages) {
+        index_ = 0;
+        phase_ ^= 1;
+      }
+    }
+  }
+};
