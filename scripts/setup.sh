@@ -9,6 +9,8 @@ packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
           # the executable's allocator (docs/performance.md)
           libmimalloc-dev
           libclang-rt-22-dev ninja-build cmake make
+          # formatting changes as .clang-format says (git-clang-format-22)
+          clang-format-22
           # the tests: real build systems (test/buildsys), the SARIF schema,
           # the HTML report in a browser (test/report/html-*.test; about
           # 30 s of apt-get on a fresh machine)

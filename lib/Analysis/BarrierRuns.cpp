@@ -12,8 +12,9 @@ namespace tmemcheck {
 
 namespace {
 
-/// The mbarrier operand of an event: a sync event's, or a commit's.
-AbstractValue *barrierOperand(Event &E) {
+/// The mbarrier address operand of an event, a sync event's or a
+/// commit's, whatever its array; null when it has none.
+AbstractValue *mbarrierAddress(Event &E) {
   int Index = -1;
   if (E.K == Event::Kind::Sync && E.Sync)
     Index = E.Sync->MbarOperand;
@@ -22,7 +23,13 @@ AbstractValue *barrierOperand(Event &E) {
   if (Index < 0 || size_t(Index) >= E.Operands.size())
     return nullptr;
   AbstractValue &V = E.Operands[Index].Value;
-  return V.isSlotAddress() && V.SlotArray ? &V : nullptr;
+  return V.isSlotAddress() ? &V : nullptr;
+}
+
+/// The mbarrier operand of an event in a known array.
+AbstractValue *barrierOperand(Event &E) {
+  AbstractValue *V = mbarrierAddress(E);
+  return V && V->SlotArray ? V : nullptr;
 }
 
 } // namespace
@@ -37,45 +44,24 @@ void separateBarrierRuns(KernelGraph &G, const BarrierRunOptions &Options) {
           V->SlotRunStart = V->SlotByteOffset;
   // Variables some barrier operand reaches at an unknown constant part.
   // A run that depends on the thread (a role's own pipeline) is known in
-  // each thread.
-  // A barrier of an object each role picks (C++): the arrays of the
-  // objects stay one run each, and the operand is on its thread's.
-  for (Block &B : G.Blocks)
-    for (Event &E : B.Events) {
-      int Index = -1;
-      if (E.K == Event::Kind::Sync && E.Sync)
-        Index = E.Sync->MbarOperand;
-      else if (E.K == Event::Kind::Tmem && E.Op &&
-               E.Op->Kind == TmemOpKind::Commit)
-        Index = E.Op->MbarOperand;
-      if (Index < 0 || size_t(Index) >= E.Operands.size())
-        continue;
-      AbstractValue &V = E.Operands[Index].Value;
-      if (V.isSlotAddress() && V.SlotArrayByThread)
-        V.BarrierRunByThread = V.SlotArrayByThread;
-    }
-  // An init neither arrives nor waits: the loop that initialises every
-  // barrier of an array by a run-time index (`barrier_ptr_[d * L + l].init`)
-  // does not merge the runs.
+  // each thread. A barrier of an object each role picks (C++) is in its
+  // thread's object's array; those arrays stay one run each.
   std::set<uint64_t> Flat;
   for (Block &B : G.Blocks)
     for (Event &E : B.Events)
-      for (const OperandValue &O : E.Operands)
-        if (O.Value.SlotArrayByThread)
-          Flat.insert(O.Value.SlotArrayByThread->begin(),
-                      O.Value.SlotArrayByThread->end());
+      if (AbstractValue *V = mbarrierAddress(E); V && V->SlotArrayByThread) {
+        V->BarrierRunByThread = V->SlotArrayByThread;
+        Flat.insert(V->SlotArrayByThread->begin(), V->SlotArrayByThread->end());
+      }
   for (Block &B : G.Blocks)
     for (Event &E : B.Events)
       if (const AbstractValue *V = barrierOperand(E);
-          V && !V->SlotRunStart && !V->SlotRunStartByThread &&
-          !(E.K == Event::Kind::Sync && E.Sync &&
-            E.Sync->Kind == SyncOpKind::MbarrierInit))
+          V && !V->SlotRunStart && !V->SlotRunStartByThread)
         Flat.insert(V->SlotArray);
   for (Block &B : G.Blocks)
     for (Event &E : B.Events) {
       AbstractValue *V = barrierOperand(E);
-      if (!V || Flat.count(V->SlotArray) ||
-          (!V->SlotRunStart && !V->SlotRunStartByThread))
+      if (!V || Flat.count(V->SlotArray))
         continue;
       if (V->SlotRunStart) {
         V->BarrierRun = Options.RunIdentity(V->SlotArray, *V->SlotRunStart);

@@ -312,16 +312,13 @@ static std::optional<TmemRange> handOffRange(const Event &E,
 /// The runs an mbarrier operand known thread by thread names, each with
 /// the threads that name it.
 static std::vector<std::pair<uint64_t, ThreadMask>>
-runsByThread(const AbstractValue &V, unsigned BlockThreads) {
+runsByThread(const AbstractValue &V) {
   std::vector<std::pair<uint64_t, ThreadMask>> Out;
   if (!V.isSlotAddress() || !V.BarrierRunByThread)
     return Out;
   std::map<uint64_t, std::vector<uint8_t>> Masks;
   const std::vector<uint64_t> &Runs = *V.BarrierRunByThread;
-  // Threads past the block's size (`__launch_bounds__`) do not arrive.
-  const size_t Threads =
-      BlockThreads ? std::min<size_t>(Runs.size(), BlockThreads) : Runs.size();
-  for (size_t T = 0; T < Threads; ++T) {
+  for (size_t T = 0; T < Runs.size(); ++T) {
     auto [It, New] = Masks.try_emplace(Runs[T]);
     if (New)
       It->second.assign(Runs.size(), 0);
@@ -401,7 +398,7 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     if (New) {
       const AbstractValue *M = operand(E, E.Sync->MbarOperand);
       if (M)
-        It->second = runsByThread(*M, G.MaxThreadsPerBlock);
+        It->second = runsByThread(*M);
       if (It->second.empty())
         It->second.push_back({M ? barrierRunIdentity(*M) : 0, nullptr});
     }

@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(384) chosen_pipeline(int k_tiles) {
   extern __shared__ char smem[];
   SharedStorage &storage = *reinterpret_cast<SharedStorage *>(smem);
   TMEM::Allocator1Sm alloc;
-  int warp = __shfl_sync(0xffffffff, threadIdx.x / 32, 0);
+  int warp = canonical_warp_idx_sync();
   WarpRole role = warp_idx_to_role(warp);
   if (warp == 0) {
     alloc.allocate(512, &storage.tmem_base);

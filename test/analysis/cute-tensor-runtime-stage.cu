@@ -47,7 +47,13 @@ template <int Depth, int Length> struct OrderedSequenceBarrier {
   };
   __device__ OrderedSequenceBarrier(SharedStorage &storage, Params const &params)
       : params_(params), barrier_ptr_(&storage.barrier_[0][0]),
-        stage_({0, params.group_id == 0, 0}) {}
+        stage_({0, params.group_id == 0, 0}) {
+    // As CUTLASS: one thread initialises every barrier, by loop indices.
+    if (threadIdx.x == 0)
+      for (int d = 0; d < Depth; ++d)
+        for (int l = 0; l < Length; ++l)
+          mbar_init(&barrier_ptr_[d * Length + l], params.group_size);
+  }
   __device__ void wait() {
     mbar_wait(&get_barrier_for_current_stage(params_.group_id), stage_.phase());
   }

@@ -20,24 +20,12 @@
 // EVENTS-LABEL: kernel fmha_like<cute::C<1>>
 // EVENTS: tcgen05.st.sync.aligned.32x32b.x2.b32 tmem(tmem_base+l?,c[256..383]<384)
 
+#include "cute_role_helpers.h"
 #include "cute_tensor_stub.h"
 
 using namespace cute;
 
 enum class TmemAllocation : uint32_t { S0 = 0, S1 = 128, O0 = 256, O1 = 384 };
-
-__device__ inline void mbar_wait(uint64_t *bar, uint32_t phase) {
-  asm volatile("{\n\t.reg .pred p;\n\t"
-               "WAIT_%=: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t"
-               "@!p bra WAIT_%=;\n\t}" ::"r"(
-                   (uint32_t)__cvta_generic_to_shared(bar)),
-               "r"(phase));
-}
-__device__ inline void mbar_arrive(uint64_t *bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
-      (uint32_t)__cvta_generic_to_shared(bar)));
-}
-__device__ inline void wait_st() { asm volatile("tcgen05.wait::st.sync.aligned;"); }
 
 using AccLayout = Layout<tuple<C<128>, C<16>>, tuple<C<1>, C<128>>>;
 

@@ -331,9 +331,9 @@ AbstractValue CuteTmemTensors::withExtent(AbstractValue Start,
   if (Extent && Columns)
     Start.ColumnSpanEnd = Columns->Hi + *Extent;
   // A start known thread by thread (`stage == 0 ? S0 : S1` with a stage
-  // the role picks): each thread's own columns.
-  // A start inside each thread's window of the tensor it came from: the
-  // new tensor ends at most Extent - 1 columns past that window.
+  // the role picks): each thread's own columns. A start inside each
+  // thread's window of the tensor it came from: the new tensor ends at most
+  // Extent - 1 columns past that window.
   if (ColumnWindows W = Extent ? windowsFromStart(Start, *Extent) : nullptr)
     Start.ColumnWindowByThread = std::move(W);
   else if (Extent && Start.ColumnSpanEnd)

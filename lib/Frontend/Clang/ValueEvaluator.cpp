@@ -1079,13 +1079,10 @@ const Expr *ValueEvaluator::fieldSource(const Expr *Object, const FieldDecl *FD,
     if (!M || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
         isFieldChangedByMethods(M))
       return nullptr;
-    auto It = Fields.find({F.ObjectKey, M});
-    if (It == Fields.end())
-      It = Fields.find({uniqueObjectOf(M->getParent()), M});
-    if (It == Fields.end() || !It->second.second)
+    const auto *Record = thisFieldRecord(M, F);
+    if (!Record || !Record->second)
       return nullptr;
-    return fieldSource(It->second.first, FD, *It->second.second, Where,
-                       Depth + 1);
+    return fieldSource(Record->first, FD, *Record->second, Where, Depth + 1);
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(O);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -1112,6 +1109,14 @@ const Expr *ValueEvaluator::fieldSource(const Expr *Object, const FieldDecl *FD,
   if (const Expr *Init = VD->getInit())
     return fieldSource(Init, FD, declaringFrame(VD, F), Where, Depth + 1);
   return nullptr;
+}
+
+const std::pair<const Expr *, const Frame *> *
+ValueEvaluator::thisFieldRecord(const FieldDecl *FD, const Frame &F) const {
+  auto It = Fields.find({F.ObjectKey, FD});
+  if (It == Fields.end())
+    It = Fields.find({uniqueObjectOf(FD->getParent()), FD});
+  return It == Fields.end() ? nullptr : &It->second;
 }
 
 uint64_t ValueEvaluator::uniqueObjectOf(const RecordDecl *RD) const {
@@ -1856,24 +1861,21 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
-        auto It = Fields.find({F.ObjectKey, FD});
-        if (It == Fields.end())
-          It = Fields.find({uniqueObjectOf(FD->getParent()), FD});
-        if (It != Fields.end() && It->second.second &&
-            !isFieldChangedByMethods(FD))
-          return evaluateImpl(It->second.first, *It->second.second, Depth + 1);
+        const auto *Record = thisFieldRecord(FD, F);
+        if (Record && Record->second && !isFieldChangedByMethods(FD))
+          return evaluateImpl(Record->first, *Record->second, Depth + 1);
         // `(c ? a : b).f` with c known thread by thread: each thread's
         // object's field.
-        if (It == Fields.end())
+        if (!Record)
           if (std::optional<AbstractValue> V =
                   fieldOfChosenObject(FD, F, Depth + 1))
             return *V;
         // A stage index its methods keep in [0, K), started there: 0 with
         // one stage, else bounded.
-        if (It != Fields.end() && It->second.second)
+        if (Record && Record->second)
           if (std::optional<int64_t> K = Counters->limitOf(FD)) {
             AbstractValue First =
-                evaluateImpl(It->second.first, *It->second.second, Depth + 1);
+                evaluateImpl(Record->first, *Record->second, Depth + 1);
             if (First.Constant && *First.Constant >= 0 &&
                 *First.Constant < *K) {
               AbstractValue V;

@@ -265,6 +265,11 @@ private:
   /// frame it is evaluated in: a local's single field assignment, its
   /// aggregate initialiser, through references, parameters and the
   /// constructor's member initialisers of `this`'s fields. Null if unknown.
+  /// What field \p FD of `this` was set to (a constructor's member
+  /// initialiser or `this->f = v`), under the frame's object or the only
+  /// object of its class; null when nothing was recorded.
+  const std::pair<const clang::Expr *, const Frame *> *
+  thisFieldRecord(const clang::FieldDecl *FD, const Frame &F) const;
   /// Field \p FD of `this` when the object is picked per thread by a
   /// conditional (`is_softmax_0 ? pipeline_s0 : pipeline_s1` bound to a
   /// reference parameter): each thread's object's value, or the arrays of
