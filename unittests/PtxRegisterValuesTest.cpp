@@ -611,3 +611,55 @@ $L__ROLE:
   EXPECT_EQ((*Column.PerThread)[0], 0);
   EXPECT_EQ((*Column.PerThread)[128], 128);
 }
+
+TEST(PtxRegisterValues, WideProductOfARoleSelectionIsKnownThreadByThread) {
+  // nvcc's OrderedSequenceBarrier element for two warpgroups: the wait's
+  // barrier is `bars + mul.wide.u16(selp.u16(1, 0, wg1), 8)`, the
+  // arrive's `bars + (phase << 3)` where the phase register is the role's
+  // selp before the loop and flipped inside it.
+  Instance F(R"(
+	.reg .pred 	%p<8>;
+	.reg .b16 	%rs<2>;
+	.reg .b32 	%r<20>;
+	mov.u32 	%r1, %tid.x;
+	shr.u32 	%r2, %r1, 5;
+	and.b32 	%r3, %r2, -4;
+	setp.ne.s32 	%p3, %r3, 4;
+	selp.u32 	%r12, 1, 0, %p3;
+	setp.eq.s32 	%p7, %r3, 4;
+	selp.u16 	%rs1, 1, 0, %p7;
+	mul.wide.u16 	%r9, %rs1, 8;
+	mov.u32 	%r10, bars;
+	add.s32 	%r6, %r10, %r9;
+	shl.b32 	%r11, %r12, 3;
+	add.s32 	%r7, %r10, %r11;
+	mov.u32 	%r5, 0;
+$L__LOOP:
+	mbarrier.arrive.shared::cta.b64 _, [%r7];
+	xor.b32 	%r12, %r12, 1;
+	add.s32 	%r5, %r5, 1;
+	setp.ne.s32 	%p1, %r5, 8;
+	@%p1 bra 	$L__LOOP;
+	ret;
+)",
+             {"bars"});
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  // The 32-bit product of two 16-bit operands: 8 in warpgroup 1.
+  AbstractValue Offset = eventValue(F.reg("%r9"));
+  ASSERT_TRUE(Offset.PerThread);
+  EXPECT_EQ((*Offset.PerThread)[0], 0);
+  EXPECT_EQ((*Offset.PerThread)[130], 8);
+  PtxValue Wait = F.reg("%r6");
+  ASSERT_TRUE(Wait.V.SlotRunStartByThread);
+  EXPECT_EQ((*Wait.V.SlotRunStartByThread)[0], 0);
+  EXPECT_EQ((*Wait.V.SlotRunStartByThread)[130], 8);
+  // The phase register has two definitions: unknown flow-insensitively,
+  // the role's selection where the arrive reads the address made from it.
+  EXPECT_FALSE(F.reg("%r7").V.SlotRunStartByThread);
+  const auto &Is = F.Parsed.Instructions;
+  ASSERT_EQ(Is[13].base(), "mbarrier");
+  PtxValue Arrive = F.Values->operandAt(Is[13].Operands[1].Elements[0], 13);
+  ASSERT_TRUE(Arrive.V.SlotRunStartByThread);
+  EXPECT_EQ((*Arrive.V.SlotRunStartByThread)[0], 8);
+  EXPECT_EQ((*Arrive.V.SlotRunStartByThread)[130], 0);
+}

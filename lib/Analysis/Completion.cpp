@@ -289,7 +289,8 @@ static std::optional<TmemRange> handOffRange(const Event &E,
   if (!V || V->ColumnChoices.empty())
     return R;
   const int64_t Offset = E.Operands[E.Op->TmemAddrOperand].AddressOffset;
-  if (Threads && V->PerThread && V->PerThreadExact &&
+  if (Threads && V->PerThread &&
+      (V->PerThreadExact || V->PerThreadFromAllocation) &&
       V->PerThread->size() == Threads->size()) {
     std::optional<int64_t> L, H;
     for (size_t T = 0; T < Threads->size(); ++T)

@@ -92,6 +92,11 @@ struct AbstractValue {
   /// alone). Null when not known so; warp-uniform values need none.
   std::shared_ptr<const std::vector<int64_t>> PerThread;
   bool PerThreadExact = false;
+  /// TMEM addresses: the base of PerThread is the start of the allocation,
+  /// the same word in every thread (read from one slot), so PerThread is
+  /// each thread's offset from the allocation (`taddr + selp(0, 128, wg0)
+  /// | (tid << 16)`), as ColumnOffset is.
+  bool PerThreadFromAllocation = false;
   /// The value provably differs between two lanes of some warp: it is, up
   /// to a warp-uniform base, a function of the lane that is not constant
   /// within a warp (`threadIdx.x`, `lane_id`, `taddr + (threadIdx.x <<

@@ -529,8 +529,11 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       if (std::optional<SyncOp> Sync = decodeSyncOp(I)) {
         Event E = MakeEvent(Event::Kind::Sync, Idx);
         E.Sync = Sync;
+        // Read where the instruction is: a barrier address computed from
+        // a register the loop rewrites later (`shl %r31, %r112, 3` before
+        // `xor.b32 %r112, %r112, 1`, the phase) is the value that reaches.
         for (const ptx::Operand &O : I.Operands)
-          E.Operands.push_back(operandValue(O, Values, F.Id));
+          E.Operands.push_back(operandValue(O, Values, F.Id, Idx));
         addEvent(Cur, std::move(E));
         continue;
       }
@@ -770,6 +773,16 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   Graph.Symbol = Fn.Name;
   Graph.Loc = Map.functionLoc(Fn);
   Graph.EndLoc = Map.ptxLoc(Fn.CloseBrace.Offset);
+  // `.reqntid` fixes the block size, `.maxntid` bounds it (nvcc writes
+  // `__launch_bounds__(256)` as `.maxntid 256`): the threads past it never
+  // run (BlockThreads).
+  if (const auto &Dims = Fn.ReqNtid ? Fn.ReqNtid : Fn.MaxNtid) {
+    uint64_t Threads = 1;
+    for (unsigned D : *Dims)
+      Threads *= std::max(1u, D);
+    if (Threads <= 1024)
+      Graph.MaxThreadsPerBlock = static_cast<unsigned>(Threads);
+  }
   if (Fn.MinCtasPerSm) {
     Graph.CoResidentCtas = Fn.MinCtasPerSm;
     Graph.CoResidentCtasLoc = Map.ptxLoc(Fn.MinCtasPerSmRange.Offset);

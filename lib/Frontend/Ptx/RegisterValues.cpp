@@ -71,6 +71,7 @@ bool operator==(const PtxValue &A, const PtxValue &B) {
          X.KnownLowHalf == Y.KnownLowHalf && A.SlotOffset == B.SlotOffset &&
          A.SlotRead == B.SlotRead && X.LaneVariant == Y.LaneVariant &&
          X.PerThreadExact == Y.PerThreadExact &&
+         X.PerThreadFromAllocation == Y.PerThreadFromAllocation &&
          bool(X.PerThread) == bool(Y.PerThread) &&
          (!X.PerThread || *X.PerThread == *Y.PerThread) &&
          A.WarpsWhen[0] == B.WarpsWhen[0] && A.WarpsWhen[1] == B.WarpsWhen[1] &&
@@ -358,6 +359,7 @@ void setOffsets(PtxValue &P, std::shared_ptr<const ThreadTable> T, bool Exact) {
     for (unsigned I = 0; I < T->size() && !P.V.LaneVariant; ++I)
       P.V.LaneVariant = (*T)[I] != (*T)[I & ~31u];
   P.V.PerThreadExact = T && Exact;
+  P.V.PerThreadFromAllocation = false;
   P.V.PerThread = std::move(T);
 }
 } // namespace
@@ -522,11 +524,15 @@ void joinInto(PtxValue &A, const PtxValue &B) {
                   sameExpr(A.Tid, B.Tid);
   A.SlotRead = A.SlotRead && B.SlotRead && X.Slot == Y.Slot;
   // Offsets from two bases that may differ: not a function of the lane.
-  if (!(X.PerThread && Y.PerThread && X.PerThreadExact && Y.PerThreadExact &&
-        *X.PerThread == *Y.PerThread)) {
-    X.PerThread.reset();
+  const bool SameOffsets =
+      X.PerThread && Y.PerThread && *X.PerThread == *Y.PerThread;
+  if (!(SameOffsets && X.PerThreadExact && Y.PerThreadExact))
     X.PerThreadExact = false;
-  }
+  if (!(SameOffsets && X.PerThreadFromAllocation && Y.PerThreadFromAllocation &&
+        X.Slot == Y.Slot))
+    X.PerThreadFromAllocation = false;
+  if (!X.PerThreadExact && !X.PerThreadFromAllocation)
+    X.PerThread.reset();
   if (!sameExpr(A.Tid, B.Tid))
     A.Tid.reset();
   if (!A.TrueFor || !B.TrueFor || *A.TrueFor != *B.TrueFor)
@@ -795,6 +801,18 @@ bool hasTable(const PtxValue &P) {
   return true;
 }
 
+/// Whether every value \p P may take is known and fits in \p Bits (signed
+/// or not): a constant, a value set, or a function of %tid.x. The operands
+/// of `mul.wide` are read at their own width.
+bool fitsIn(const PtxValue &P, unsigned Bits, bool Signed) {
+  auto Fits = [&](int64_t V) { return truncate(V, Bits, Signed) == V; };
+  if (P.V.isSlotAddress() || P.V.isTmemAddress())
+    return false;
+  if (std::vector<int64_t> Cs = choicesOf(P); !Cs.empty())
+    return llvm::all_of(Cs, Fits);
+  std::optional<ThreadTable> T = hasTable(P) ? tableOf(P) : std::nullopt;
+  return T && llvm::all_of(*T, Fits);
+}
 /// Names \p P by the key \p Combine builds from the keys of its operands
 /// \p A and \p B, when both have one and the result stays within
 /// PtxValue::MaxKeyOperations; no name otherwise.
@@ -1514,6 +1532,7 @@ std::vector<PtxValue> RegisterValues::guardedOutputs(unsigned Idx) const {
       V.V.LaneVariant = false;
       V.V.PerThread.reset();
       V.V.PerThreadExact = false;
+      V.V.PerThreadFromAllocation = false;
     }
   }
   return Vals;
@@ -1900,6 +1919,14 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       setOffsets(P, combineOffsets(Base, L, R, 32, Exact), false);
       // `taddr + 32`: still one value in every thread.
       P.SlotRead = !P.V.PerThread && uniformBase(L) && uniformBase(R);
+      // `taddr + f(tid)`, f known thread by thread: each thread's offset
+      // from the allocation start (the base is one word, read by all).
+      bool AExact = false;
+      const bool FromAllocation = B.V.PerThread
+                                      ? B.V.PerThreadFromAllocation
+                                      : B.SlotRead && B.V.isAllocationStart();
+      if (P.V.PerThread && FromAllocation && offsetsOf(A, AExact) && AExact)
+        P.V.PerThreadFromAllocation = true;
     }
     return P;
   }
@@ -2288,7 +2315,17 @@ RegisterValues::evaluate(const ptx::Instruction &I) const {
                                                "div", "rem", "min", "max"};
   if (Binary.count(Base.str()) && Out.size() == 1 && I.Operands.size() == 3) {
     bool Wide = I.hasPart("wide") || I.hasPart("hi");
-    Out[0] = binary(Base, Src(1), Src(2), Bits, Signed, Wide);
+    PtxValue L = Src(1), R = Src(2);
+    // `mul.wide.u16 d, a, b` is the whole product of two Bits-wide
+    // operands, 2 * Bits wide: nvcc computes a role's barrier offset as
+    // `mul.wide.u16 %r, selp.u16(1, 0, p), 8`. Operands known to fit in
+    // Bits multiply exactly, as an ordinary mul of the wider type.
+    if (Base == "mul" && I.hasPart("wide") && (Bits == 16 || Bits == 32) &&
+        fitsIn(L, Bits, Signed) && fitsIn(R, Bits, Signed)) {
+      Out[0] = binary(Base, L, R, 2 * Bits, Signed, /*Wide=*/false);
+      return Out;
+    }
+    Out[0] = binary(Base, L, R, Bits, Signed, Wide);
     return Out;
   }
   // Anything else: unknown, as uniform as its sources when it only

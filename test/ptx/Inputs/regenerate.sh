@@ -31,3 +31,20 @@ done
 # machine.
 sed -i "s|\"$PWD/|\"|" ./*.ptx
 sed -i 's|"../../checks/|"|' shared-access.ptx divergent-barrier.ptx
+# One softmax body for two warpgroups (../../analysis/cute-tensor-*.cu, with
+# the stand-in CuTe headers' asm enabled): the clean kernels and the twins
+# that hand pending columns over.
+cute="-std=c++17 -I../../analysis/Inputs/cute -DSTUB_TCGEN05_ENABLED"
+for variant in "cute-tensor-runtime-stage:" \
+  "cute-tensor-runtime-stage-overlaid:-DS1_COLUMN=0" \
+  "cute-tensor-chosen-pipeline:" \
+  "cute-tensor-chosen-pipeline-store-s0:-DSTORE_S0"; do
+  out="${variant%%:*}"
+  macro="${variant#*:}"
+  src="${out%-overlaid}"
+  src="${src%-store-s0}"
+  # shellcheck disable=SC2086
+  "$nvcc" -gencode arch=compute_100a,code=sm_100a $cute $macro -ptx -lineinfo \
+    "../../analysis/$src.cu" -o "$out.ptx"
+  sed -i "s|\"$PWD/|\"|" "$out.ptx"
+done

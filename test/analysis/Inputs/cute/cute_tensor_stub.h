@@ -91,9 +91,12 @@ __device__ auto partition_fragment_C(UmmaTiledMma<M, N> const &, Shape const &) 
 
 template <class Atom> struct ThrCopy {
   int thr_idx_;
+  // A 32dp atom's thread partition starts at its warp's lane quarter (the
+  // row of lane 0): the address is the same in every lane of the warp, and
+  // each lane's own row is implicit in the instruction's shape (rules §2).
   template <class T> __device__ auto partition_S(T const &t) const {
     auto Thr = make_tensor(t.data(), typename T::layout_type{});
-    return Thr(thr_idx_, _);
+    return Thr(thr_idx_ / 32 % 4 * 32, _);
   }
   template <class T> __device__ auto partition_D(T const &t) const {
     return partition_S(t);
