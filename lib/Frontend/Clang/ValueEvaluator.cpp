@@ -636,6 +636,9 @@ void markSlotRead(AbstractValue &V) {
   if (llvm::StringRef(V.SlotName).contains("[]"))
     return;
   setPerThread(V, zeroOffsets(), /*Exact=*/false);
+  // One word, the same in every thread: the allocation start, from which
+  // per-thread offsets added later are measured.
+  V.PerThreadFromAllocation = V.isAllocationStart();
 }
 
 /// Sets V's per-thread values and whether they make it lane-variant.
@@ -654,6 +657,7 @@ void setPerThread(AbstractValue &V, ThreadValuesPtr T, bool Exact) {
   }
   V.LaneVariant = LaneVariant;
   V.PerThreadExact = T && Exact;
+  V.PerThreadFromAllocation = false;
   V.PerThread = std::move(T);
 }
 
@@ -2073,6 +2077,13 @@ AbstractValue ValueEvaluator::evaluateUncast(const Expr *E, const Frame &F,
                        false);
       } else {
         setPerThread(V, combinePerThread(Op, L, R, 32, false, Exact), false);
+        // `taddr + f(warp)` with taddr read from the allocation's slot (one
+        // word, the same in every thread): each thread's offset from the
+        // allocation start, which the hand-off analysis compares.
+        bool AE = false;
+        const bool FromAllocation = Base.PerThreadFromAllocation;
+        if (V.PerThread && FromAllocation && perThreadOf(Addend, AE) && AE)
+          V.PerThreadFromAllocation = true;
       }
       return V;
     }

@@ -382,15 +382,18 @@ namespace {
 /// `L op R` on offsets from a warp-uniform base, 32- or 64-bit: `add`,
 /// `sub`, and `mul`/`shl` when one side is exact and the same in every
 /// thread (a constant). Null when not known, or when neither side depends
-/// on the thread.
-std::shared_ptr<const ThreadTable> combineOffsets(StringRef Op,
-                                                  const PtxValue &L,
-                                                  const PtxValue &R,
-                                                  unsigned Bits, bool &Exact) {
+/// on the thread: on the lane, or with \p PerWarp on the warp too.
+std::shared_ptr<const ThreadTable>
+combineOffsets(StringRef Op, const PtxValue &L, const PtxValue &R,
+               unsigned Bits, bool &Exact, bool PerWarp = false) {
   // The cheap tests first: offsetsOf tabulates an expression of %tid.x.
   if (Bits != 32 && Bits != 64)
     return nullptr;
-  if (!L.V.LaneVariant && !R.V.LaneVariant && !L.V.PerThread && !R.V.PerThread)
+  auto ByWarp = [&](const PtxValue &V) {
+    return PerWarp && V.Tid && !V.V.Constant;
+  };
+  if (!L.V.LaneVariant && !R.V.LaneVariant && !L.V.PerThread &&
+      !R.V.PerThread && !ByWarp(L) && !ByWarp(R))
     return nullptr;
   bool LE = false, RE = false;
   auto LT = offsetsOf(L, LE), RT = offsetsOf(R, RE);
@@ -760,6 +763,9 @@ PtxValue integerOf(const ThreadTable &Values) {
   E->K = TidExpr::Kind::Table;
   E->Values = std::make_shared<const ThreadTable>(Values);
   P.Tid = std::move(E);
+  // A role's choice of a few values (`selp(128, 0, wg1)`) is also one of
+  // them wherever it is used (`base + stage_column`).
+  P.V.Choices = valueSet(Values);
   return P;
 }
 
@@ -1763,6 +1769,30 @@ std::optional<int64_t> lowHalfOf(StringRef Base, std::optional<int64_t> L,
 }
 } // namespace
 
+std::shared_ptr<const TidExpr>
+RegisterValues::tabulated(const std::shared_ptr<const TidExpr> &E) const {
+  if (E->Size <= 1)
+    return E;
+  auto [It, New] = TabulatedNodes.try_emplace(E.get());
+  if (New) {
+    It->second.Source = E;
+    auto Values = std::make_shared<ThreadTable>(MaxThreads);
+    bool Defined = true;
+    for (unsigned T = 0; T < MaxThreads && Defined; ++T) {
+      std::optional<int64_t> V = E->evaluate(T);
+      Defined = V.has_value();
+      (*Values)[T] = V.value_or(0);
+    }
+    if (Defined) {
+      auto Table = std::make_shared<TidExpr>();
+      Table->K = TidExpr::Kind::Table;
+      Table->Values = std::move(Values);
+      It->second.Table = std::move(Table);
+    }
+  }
+  return It->second.Table;
+}
+
 PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
                                 const PtxValue &R, unsigned Bits, bool Signed,
                                 bool Wide) const {
@@ -1916,7 +1946,10 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       if (Disjoint)
         setOffsets(P, combineOffsets("add", B, A, 32, Exact), false);
     } else {
-      setOffsets(P, combineOffsets(Base, L, R, 32, Exact), false);
+      // A role's columns (`taddr + selp(0, 128, wg1)`, warp-uniform) are
+      // kept thread by thread as well as lane fields.
+      setOffsets(P, combineOffsets(Base, L, R, 32, Exact, /*PerWarp=*/true),
+                 false);
       // `taddr + 32`: still one value in every thread.
       P.SlotRead = !P.V.PerThread && uniformBase(L) && uniformBase(R);
       // `taddr + f(tid)`, f known thread by thread: each thread's offset
@@ -1934,8 +1967,23 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
   // warp index of a 1-D block recognised by its values.
   static const std::set<std::string> TidOps = {
       "add", "sub", "mul", "shl", "shr", "and", "or", "xor", "div", "rem"};
+  // Operands of a long chain are tabulated first: the node stays small.
+  PtxValue TL, TR;
+  const PtxValue *LP = &L, *RP = &R;
   if (L.Tid && R.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
-      L.Tid->Size + R.Tid->Size < 16) {
+      L.Tid->Size + R.Tid->Size >= 16) {
+    TL = L;
+    TR = R;
+    TL.Tid = tabulated(L.Tid);
+    TR.Tid = tabulated(R.Tid);
+    if (TL.Tid && TR.Tid) {
+      LP = &TL;
+      RP = &TR;
+    }
+  }
+  const PtxValue &LT = *LP, &RT = *RP;
+  if (LT.Tid && RT.Tid && !Wide && Bits && TidOps.count(Base.str()) &&
+      LT.Tid->Size + RT.Tid->Size < 16) {
     // The fixpoint evaluates an instruction again with the same operand
     // expressions: the node and what its table says are computed once.
     auto KeyOf = [](const TidExpr &E) -> TidOperandKey {
@@ -1944,7 +1992,7 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       return {&E, 0};
     };
     auto [Memo, New] = TidNodes.try_emplace(std::make_tuple(
-        Base.str(), Bits, Signed, KeyOf(*L.Tid), KeyOf(*R.Tid)));
+        Base.str(), Bits, Signed, KeyOf(*LT.Tid), KeyOf(*RT.Tid)));
     TidNode &Node = Memo->second;
     if (New) {
       auto E = std::make_shared<TidExpr>();
@@ -1952,9 +2000,9 @@ PtxValue RegisterValues::binary(StringRef Base, const PtxValue &L,
       E->Op = Base.str();
       E->Bits = Bits;
       E->Signed = Signed;
-      E->L = L.Tid;
-      E->R = R.Tid;
-      E->Size = L.Tid->Size + R.Tid->Size + 1;
+      E->L = LT.Tid;
+      E->R = RT.Tid;
+      E->Size = LT.Tid->Size + RT.Tid->Size + 1;
       bool IsWarp = true, WarpUniform = true;
       // Over the threads the block has: `.reqntid 32, 4, 1` makes
       // `tid.y * 32 + tid.x` the linear id for threads 0..127 only.

@@ -383,6 +383,18 @@ private:
       std::tuple<std::string, unsigned, bool, TidOperandKey, TidOperandKey>,
       TidNode>
       TidNodes;
+  /// A large expression node of %tid.x replaced by its table of values
+  /// (a node of size 1), so that longer chains stay functions of %tid.x:
+  /// nvcc's signed `warp % 4` is five instructions. By node, which the
+  /// entry keeps alive.
+  struct Tabulated {
+    std::shared_ptr<const TidExpr> Source, Table;
+  };
+  mutable llvm::DenseMap<const TidExpr *, Tabulated> TabulatedNodes;
+  /// \p E, or its table when it is larger than a leaf; null when some
+  /// thread's value is undefined.
+  std::shared_ptr<const TidExpr>
+  tabulated(const std::shared_ptr<const TidExpr> &E) const;
 };
 
 /// The unknown value: no constant, Uniformity::Unknown.

@@ -38,7 +38,8 @@ cute="-std=c++17 -I../../analysis/Inputs/cute -DSTUB_TCGEN05_ENABLED"
 for variant in "cute-tensor-runtime-stage:" \
   "cute-tensor-runtime-stage-overlaid:-DS1_COLUMN=0" \
   "cute-tensor-chosen-pipeline:" \
-  "cute-tensor-chosen-pipeline-store-s0:-DSTORE_S0"; do
+  "cute-tensor-chosen-pipeline-store-s0:-DSTORE_S0" \
+  "raw-role-columns:" "raw-role-columns-overlaid:-DS1_COLUMN=0"; do
   out="${variant%%:*}"
   macro="${variant#*:}"
   src="${out%-overlaid}"
