@@ -663,3 +663,27 @@ $L__LOOP:
   EXPECT_EQ((*Arrive.V.SlotRunStartByThread)[0], 8);
   EXPECT_EQ((*Arrive.V.SlotRunStartByThread)[130], 0);
 }
+
+TEST(PtxRegisterValues, LongChainsOfTheThreadIndexStayFunctionsOfIt) {
+  // nvcc's signed `warp % 4 * 32 << 16`, the lane quarter of a role's TMEM
+  // address: more operations than one expression node holds, tabulated.
+  Instance F(R"(
+	.reg .b32 	%r<40>;
+	mov.u32 	%r1, %tid.x;
+	shr.u32 	%r23, %r1, 5;
+	shr.s32 	%r26, %r23, 31;
+	shr.u32 	%r27, %r26, 30;
+	add.s32 	%r28, %r23, %r27;
+	and.b32 	%r29, %r28, 2044;
+	sub.s32 	%r30, %r23, %r29;
+	shl.b32 	%r31, %r30, 21;
+	ret;
+)");
+  ASSERT_TRUE(F.Parsed.Diagnostics.empty()) << diags(F.Parsed);
+  PtxValue Quarter = F.reg("%r31");
+  ASSERT_TRUE(Quarter.Tid);
+  EXPECT_EQ(Quarter.Tid->evaluate(0), 0);
+  EXPECT_EQ(Quarter.Tid->evaluate(32 * 5), int64_t(32) << 16);
+  EXPECT_EQ(Quarter.Tid->evaluate(32 * 7 + 3), int64_t(96) << 16);
+  EXPECT_EQ(Quarter.V.Uniform, Uniformity::WarpUniform);
+}
