@@ -20,6 +20,9 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <deque>
+#include <limits>
+#include <map>
 #include <tuple>
 
 namespace tmemcheck {
@@ -960,12 +963,45 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   }
   // One finding per operation: the first place it must be complete,
   // preferring a hand-off or overwrite over the final dealloc (which
-  // tmem-dealloc-race looks at too).
-  auto KeepFirst = [](std::vector<CompletionHazard> &Hs) {
+  // tmem-dealloc-race looks at too). First in the thread's program, by the
+  // blocks between the operation and the place (the release in a loop's
+  // body before the one after the loop, the same trip's before the next
+  // trip's), not by event numbers: a fix there is the fix the user needs
+  // first.
+  std::map<unsigned, std::vector<unsigned>> BlocksFrom;
+  auto BlocksBetween = [&](const CompletionHazard &H) -> unsigned {
+    const unsigned From = BlockOf[H.Op->Id], To = BlockOf[H.At->Id];
+    if (From == To && H.At->Id > H.Op->Id)
+      return 0;
+    auto [It, New] = BlocksFrom.try_emplace(From);
+    std::vector<unsigned> &D = It->second;
+    if (New) {
+      constexpr unsigned Far = std::numeric_limits<unsigned>::max();
+      D.assign(G.Blocks.size(), Far);
+      std::deque<unsigned> Work;
+      auto Visit = [&](unsigned B, unsigned Dist) {
+        if (D[B] == Far) {
+          D[B] = Dist;
+          Work.push_back(B);
+        }
+      };
+      for (unsigned S : G.Blocks[From].Succs)
+        Visit(S, 1);
+      while (!Work.empty()) {
+        const unsigned B = Work.front();
+        Work.pop_front();
+        for (unsigned S : G.Blocks[B].Succs)
+          Visit(S, D[B] + 1);
+      }
+    }
+    return D[To];
+  };
+  auto KeepFirst = [&](std::vector<CompletionHazard> &Hs) {
     // An error before a warning: a hazard only PTX 9.4 orders ranks last.
-    auto Rank = [](const CompletionHazard &H) {
+    auto Rank = [&](const CompletionHazard &H) {
       return std::make_tuple(H.OrderedSincePtx94 ? 1 : 0,
-                             H.K == CompletionHazard::Freed ? 1 : 0, H.At->Id);
+                             H.K == CompletionHazard::Freed ? 1 : 0,
+                             BlocksBetween(H), H.At->Id);
     };
     std::map<unsigned, CompletionHazard> Best;
     for (const CompletionHazard &H : Hs) {
