@@ -51,3 +51,34 @@ __global__ void __launch_bounds__(256) kf(float *out, int tiles) {
   if (warp == 0)
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base));
 }
+
+// The thread's own tcgen05.st over the loaded columns comes first, but PTX
+// 9.4 orders it after the load (a warning); the release after it, with no
+// wait at all, is an error, and that is the finding the load gets.
+__global__ void __launch_bounds__(128) own_store_first(int tiles) {
+  __shared__ uint32_t tmem_base;
+  __shared__ uint64_t empty;
+  int warp = canonical_warp_idx_sync();
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
+        (uint32_t)__cvta_generic_to_shared(&tmem_base)));
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  __syncthreads();
+  uint32_t taddr = tmem_base + ((uint32_t(warp % 4) * 32) << 16);
+  for (int t = 0; t < tiles; ++t) {
+    uint32_t v[4];
+    ld_x4(taddr, v);
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(taddr), "r"(v[0] * 2));
+    // CHECK: missing-wait-ld-first-release.cu:[[@LINE+4]]:5: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+    // CHECK-NEXT: fix-it:
+    // CHECK-NEXT: note: 'mbarrier.arrive.shared::cta.b64' is issued here, inside 'mbar_arrive'
+    // CHECK-NEXT: missing-wait-ld-first-release.cu:[[@LINE-5]]:5: note: the tcgen05.ld is issued here
+    mbar_arrive(&empty);
+    asm volatile("tcgen05.wait::st.sync.aligned;");
+    mbar_wait(&empty, t & 1);
+  }
+  __syncthreads();
+  if (warp == 0)
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base));
+}
