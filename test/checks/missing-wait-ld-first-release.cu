@@ -13,17 +13,21 @@ __device__ inline void ld_x4(uint32_t taddr, uint32_t (&r)[4]) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(taddr));
 }
+// Warp 0 allocates 128 columns; every warp's address of its lane quarter.
+__device__ inline uint32_t alloc_lane_quarter(int warp, uint32_t *tmem_base) {
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
+        (uint32_t)__cvta_generic_to_shared(tmem_base)));
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  __syncthreads();
+  return *tmem_base + ((uint32_t(warp % 4) * 32) << 16);
+}
 __global__ void __launch_bounds__(256) kf(float *out, int tiles) {
   __shared__ uint32_t tmem_base;
   __shared__ uint64_t full, empty, done;
   int warp = canonical_warp_idx_sync();
-  if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
-        (uint32_t)__cvta_generic_to_shared(&tmem_base)));
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
-  }
-  __syncthreads();
-  uint32_t taddr = tmem_base + ((uint32_t(warp % 4) * 32) << 16);
+  uint32_t taddr = alloc_lane_quarter(warp, &tmem_base);
   if (warp < 4) {
     for (int t = 0; t < tiles; ++t) {
       mbar_wait(&full, t & 1);
@@ -59,13 +63,7 @@ __global__ void __launch_bounds__(128) own_store_first(int tiles) {
   __shared__ uint32_t tmem_base;
   __shared__ uint64_t empty;
   int warp = canonical_warp_idx_sync();
-  if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
-        (uint32_t)__cvta_generic_to_shared(&tmem_base)));
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
-  }
-  __syncthreads();
-  uint32_t taddr = tmem_base + ((uint32_t(warp % 4) * 32) << 16);
+  uint32_t taddr = alloc_lane_quarter(warp, &tmem_base);
   for (int t = 0; t < tiles; ++t) {
     uint32_t v[4];
     ld_x4(taddr, v);
