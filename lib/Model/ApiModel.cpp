@@ -243,7 +243,8 @@ std::optional<std::string> tmemLdStPtx(llvm::StringRef Name, unsigned NumArgs) {
 } // namespace
 
 std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
-                                       unsigned NumArgs) {
+                                       unsigned NumArgs,
+                                       std::optional<int64_t> ScaleVectorSize) {
   llvm::StringRef Name = QualifiedName;
   Name.consume_front("::");
   if (!Name.consume_front("cute::"))
@@ -303,6 +304,18 @@ std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
       Kind = K.str();
   if (Kind.empty())
     return std::nullopt;
+  // FP4 block scaling: the scale vector is CuTe's VS (rules S1): 16
+  // elements per scale factor is mxf4nvf4's block16, 32 is block32, of
+  // kind::mxf4 for the MXF4 atoms (as CuTe's asm spells them).
+  if (Parts[0] == "MXF4" || Parts[0] == "MXF4NVF4") {
+    if (ScaleVectorSize == 16)
+      Kind = "mxf4nvf4.block_scale.block16";
+    else if (ScaleVectorSize == 32)
+      Kind = Parts[0] == "MXF4" ? "mxf4.block_scale.block32"
+                                : "mxf4nvf4.block_scale.block32";
+    else
+      return std::nullopt;
+  }
   size_t I = 1;
   unsigned Group = 1;
   if (Parts[I] == "2x1SM") {

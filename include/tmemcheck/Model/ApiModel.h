@@ -68,8 +68,13 @@ std::optional<TmemOp> tileLangLoadOp(llvm::StringRef QualifiedName,
 /// (`cute::SM100::TMEM::LOAD::SM100_TMEM_LOAD_…`, `…::STORE::`,
 /// `…::LOAD_STAT::`, `…::UTCCP::`) is accepted too. std::nullopt if
 /// \p QualifiedName (template arguments removed) is not such an atom.
-std::optional<std::string> cuteAtomPtx(llvm::StringRef QualifiedName,
-                                       unsigned NumArgs);
+/// The block-scaled FP4 MMAs (`SM100_MMA_MXF4*`) take their scale vector
+/// from the template argument VS (\p ScaleVectorSize: 16 is
+/// `kind::mxf4nvf4.block_scale.block16`, 32 is `.block32`); without it
+/// they are not modelled (the body, if visible, is followed).
+std::optional<std::string>
+cuteAtomPtx(llvm::StringRef QualifiedName, unsigned NumArgs,
+            std::optional<int64_t> ScaleVectorSize = std::nullopt);
 
 /// CUTLASS's `cutlass::arch::NamedBarrier` (cutlass/arch/barrier.h), the
 /// type of every SM100 kernel's `tmem_allocation_result_barrier` and of the

@@ -967,11 +967,25 @@ GraphBuilder::cuteAtomModel(const FunctionDecl *Callee, unsigned NumArgs) {
   std::string Name = withoutTemplateArguments(qualifiedName(Callee));
   if (!llvm::StringRef(Name).starts_with("cute::SM100")) // SM100::TMEM:: too
     return nullptr;
-  std::string Key = Name + "/" + std::to_string(NumArgs);
+  // The atom's scale-vector size (`int VS` of the block-scaled FP4 MMAs).
+  std::optional<int64_t> ScaleVector;
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          Callee->getDeclContext()))
+    if (const ClassTemplateDecl *T = Spec->getSpecializedTemplate()) {
+      const TemplateParameterList *Params = T->getTemplateParameters();
+      const TemplateArgumentList &Args = Spec->getTemplateArgs();
+      for (unsigned P = 0; P < Params->size() && P < Args.size(); ++P)
+        if (const NamedDecl *D = Params->getParam(P);
+            D->getName() == "VS" &&
+            Args[P].getKind() == TemplateArgument::Integral)
+          ScaleVector = Args[P].getAsIntegral().getExtValue();
+    }
+  std::string Key = Name + "/" + std::to_string(NumArgs) + "/" +
+                    std::to_string(ScaleVector.value_or(0));
   auto [It, New] = AtomModels.try_emplace(Key);
   if (!New)
     return It->second ? &*It->second : nullptr;
-  std::optional<std::string> Ptx = cuteAtomPtx(Name, NumArgs);
+  std::optional<std::string> Ptx = cuteAtomPtx(Name, NumArgs, ScaleVector);
   if (!Ptx)
     return nullptr;
   UserApiModel M;
