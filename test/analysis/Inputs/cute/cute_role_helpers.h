@@ -28,23 +28,6 @@ __device__ inline int canonical_warp_idx_sync() {
 __device__ inline void wait_st() { asm volatile("tcgen05.wait::st.sync.aligned;"); }
 __device__ inline void wait_ld() { asm volatile("tcgen05.wait::ld.sync.aligned;"); }
 
-template <uint32_t Stages_> struct PipelineState {
-  static constexpr uint32_t Stages = Stages_;
-  int index_ = 0;
-  uint32_t phase_ = 0;
-  uint32_t count_ = 0;
-  __device__ PipelineState(int index, uint32_t phase, uint32_t count)
-      : index_(index), phase_(phase), count_(count) {}
-  __device__ int index() const { return index_; }
-  __device__ uint32_t phase() const { return phase_; }
-  __device__ void operator++() {
-    if constexpr (Stages > 0) {
-      ++index_;
-      ++count_;
-      if (index_ == Stages) {
-        index_ = 0;
-        phase_ ^= 1;
-      }
-    }
-  }
-};
+// CUTLASS's own stage index (after the helpers, whose lines tests pin).
+#include "../cutlass/cutlass_pipeline_state.h"
+using cutlass::PipelineState;
