@@ -769,6 +769,18 @@ PtxValue integerOf(const ThreadTable &Values) {
   return P;
 }
 
+/// The value of \p E for each thread; nullopt where it is undefined.
+std::optional<ThreadTable> tableOf(const TidExpr &E) {
+  ThreadTable T(MaxThreads);
+  for (unsigned I = 0; I < MaxThreads; ++I) {
+    std::optional<int64_t> V = E.evaluate(I);
+    if (!V)
+      return std::nullopt;
+    T[I] = *V;
+  }
+  return T;
+}
+
 /// The value of \p P in each thread, when it is a function of %tid.x.
 std::optional<ThreadTable> tableOf(const PtxValue &P) {
   if (P.V.isSlotAddress() || P.V.isTmemAddress())
@@ -783,14 +795,7 @@ std::optional<ThreadTable> tableOf(const PtxValue &P) {
   }
   if (!P.Tid)
     return std::nullopt;
-  ThreadTable T(MaxThreads);
-  for (unsigned I = 0; I < MaxThreads; ++I) {
-    std::optional<int64_t> V = P.Tid->evaluate(I);
-    if (!V)
-      return std::nullopt;
-    T[I] = *V;
-  }
-  return T;
+  return tableOf(*P.Tid);
 }
 
 /// tableOf(\p P).has_value(), without building the table.
@@ -1776,17 +1781,10 @@ RegisterValues::tabulated(const std::shared_ptr<const TidExpr> &E) const {
   auto [It, New] = TabulatedNodes.try_emplace(E.get());
   if (New) {
     It->second.Source = E;
-    auto Values = std::make_shared<ThreadTable>(MaxThreads);
-    bool Defined = true;
-    for (unsigned T = 0; T < MaxThreads && Defined; ++T) {
-      std::optional<int64_t> V = E->evaluate(T);
-      Defined = V.has_value();
-      (*Values)[T] = V.value_or(0);
-    }
-    if (Defined) {
+    if (std::optional<ThreadTable> Values = tableOf(*E)) {
       auto Table = std::make_shared<TidExpr>();
       Table->K = TidExpr::Kind::Table;
-      Table->Values = std::move(Values);
+      Table->Values = std::make_shared<const ThreadTable>(std::move(*Values));
       It->second.Table = std::move(Table);
     }
   }
