@@ -997,17 +997,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
     return D[To];
   };
   auto KeepFirst = [&](std::vector<CompletionHazard> &Hs) {
-    // An error before a warning: a hazard only PTX 9.4 orders ranks last,
-    // and so does a load's columns overwritten by the thread's own
-    // tcgen05.st, which 9.4 orders too (tmem-missing-wait-ld warns).
-    auto IsLoad = [](const Event *E) {
-      return E->Op && E->Op->Kind == TmemOpKind::Load;
-    };
+    // An error before a warning: a hazard only PTX 9.4 orders ranks last.
     auto Rank = [&](const CompletionHazard &H) {
-      const bool OwnStore = H.K == CompletionHazard::Overwritten &&
-                            IsLoad(H.Op) && H.At->Op &&
-                            H.At->Op->Kind == TmemOpKind::Store;
-      return std::make_tuple(H.OrderedSincePtx94 || OwnStore ? 1 : 0,
+      return std::make_tuple(H.OrderedSincePtx94 ? 1 : 0,
                              H.K == CompletionHazard::Freed ? 1 : 0,
                              BlocksBetween(H), H.At->Id);
     };

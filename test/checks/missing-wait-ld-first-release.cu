@@ -13,7 +13,7 @@ __device__ inline void ld_x4(uint32_t taddr, uint32_t (&r)[4]) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(taddr));
 }
-// Warp 0 allocates 128 columns; every warp's address of its lane quarter.
+// Warp 0 allocates 128 columns; each warp's address of its lane quarter.
 __device__ inline uint32_t alloc_lane_quarter(int warp, uint32_t *tmem_base) {
   if (warp == 0) {
     asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
@@ -50,31 +50,6 @@ __global__ void __launch_bounds__(256) kf(float *out, int tiles) {
     }
     mbar_wait(&done, 0);
     asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base), "r"(0));
-  }
-  __syncthreads();
-  if (warp == 0)
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base));
-}
-
-// The thread's own tcgen05.st over the loaded columns comes first, but PTX
-// 9.4 orders it after the load (a warning); the release after it, with no
-// wait at all, is an error, and that is the finding the load gets.
-__global__ void __launch_bounds__(128) own_store_first(int tiles) {
-  __shared__ uint32_t tmem_base;
-  __shared__ uint64_t empty;
-  int warp = canonical_warp_idx_sync();
-  uint32_t taddr = alloc_lane_quarter(warp, &tmem_base);
-  for (int t = 0; t < tiles; ++t) {
-    uint32_t v[4];
-    ld_x4(taddr, v);
-    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(taddr), "r"(v[0] * 2));
-    // CHECK: missing-wait-ld-first-release.cu:[[@LINE+4]]:5: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-    // CHECK-NEXT: fix-it:
-    // CHECK-NEXT: note: 'mbarrier.arrive.shared::cta.b64' is issued here, inside 'mbar_arrive'
-    // CHECK-NEXT: missing-wait-ld-first-release.cu:[[@LINE-5]]:5: note: the tcgen05.ld is issued here
-    mbar_arrive(&empty);
-    asm volatile("tcgen05.wait::st.sync.aligned;");
-    mbar_wait(&empty, t & 1);
   }
   __syncthreads();
   if (warp == 0)
