@@ -31,10 +31,20 @@ bool operator<(const Finding &A, const Finding &B) {
 }
 
 void FindingSink::report(Finding F) {
-  for (const Finding &Existing : Findings)
-    if (Existing.CheckName == F.CheckName && Existing.Loc == F.Loc &&
-        Existing.Message == F.Message)
-      return;
+  for (Finding &Existing : Findings) {
+    if (Existing.CheckName != F.CheckName || !(Existing.Loc == F.Loc) ||
+        Existing.Message != F.Message)
+      continue;
+    // The same finding reached again (another instantiation, another split
+    // of the kernel) or the same hazard of a second operation (two loads
+    // released by one arrive): keep the sites the first did not name.
+    for (FindingNote &N : F.Notes)
+      if (llvm::none_of(Existing.Notes, [&](const FindingNote &E) {
+            return E.Loc == N.Loc && E.Message == N.Message;
+          }))
+        Existing.Notes.push_back(std::move(N));
+    return;
+  }
   Findings.push_back(std::move(F));
 }
 

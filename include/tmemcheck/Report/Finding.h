@@ -87,7 +87,8 @@ struct Finding {
 
 /// Where checks put findings. Keeps them unique: the same check at the same
 /// position with the same message is reported once (a wrapper inlined into
-/// many kernels, a template instantiated several times).
+/// many kernels, a template instantiated several times), with the notes of
+/// every report of it (each load a release leaves unordered).
 class FindingSink {
 public:
   void report(Finding F);
