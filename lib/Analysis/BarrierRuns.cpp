@@ -26,8 +26,13 @@ AbstractValue *mbarrierAddress(Event &E) {
   return V.isSlotAddress() ? &V : nullptr;
 }
 
-/// The mbarrier operand of an event in a known array.
+/// The mbarrier operand of an event in a known array. An init is left
+/// out: it hands nothing over, and the loop that initialises every stage
+/// (`for (i...) mbarrier.init(&full[i])`) would make the array one run.
 AbstractValue *barrierOperand(Event &E) {
+  if (E.K == Event::Kind::Sync && E.Sync &&
+      E.Sync->Kind == SyncOpKind::MbarrierInit)
+    return nullptr;
   AbstractValue *V = mbarrierAddress(E);
   return V && V->SlotArray ? V : nullptr;
 }

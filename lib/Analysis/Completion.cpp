@@ -334,14 +334,71 @@ runsByThread(const AbstractValue &V) {
   return Out;
 }
 
+/// The barrier's run within its variable when the front end told runs
+/// apart (pipelines carved from one dynamic buffer), else its identity.
+static uint64_t barrierRunIdentity(const AbstractValue &V);
+
+std::set<uint64_t> barrierRunsIn(const AbstractValue &V,
+                                 const ThreadMask &Threads) {
+  std::set<uint64_t> Out;
+  std::vector<std::pair<uint64_t, ThreadMask>> ByThread = runsByThread(V);
+  if (ByThread.empty() || !Threads ||
+      Threads->size() != ByThread.front().second->size()) {
+    Out.insert(barrierRunIdentity(V));
+    return Out;
+  }
+  for (const auto &[Run, Mask] : ByThread)
+    for (size_t T = 0; T < Threads->size(); ++T)
+      if ((*Threads)[T] && (*Mask)[T]) {
+        Out.insert(Run);
+        break;
+      }
+  return Out;
+}
+
+ThreadMask threadsMeeting(const Event &E, const TmemRange &R,
+                          const ThreadMask &Among) {
+  const AbstractValue *V = E.Op ? operand(E, E.Op->TmemAddrOperand) : nullptr;
+  if (!V)
+    return Among;
+  // Threads with the same window or address have the same columns: one
+  // range per group of them.
+  std::vector<std::pair<int64_t, int64_t>> Keys;
+  if (V->ColumnWindowByThread)
+    for (const IntRange &W : *V->ColumnWindowByThread)
+      Keys.push_back({W.Lo, W.Hi});
+  else if (V->PerThread && (V->PerThreadExact || V->PerThreadFromAllocation))
+    for (int64_t A : *V->PerThread)
+      Keys.push_back({A, 0});
+  const size_t N = Keys.size();
+  if (!N || (Among && Among->size() != N))
+    return Among;
+  std::map<std::pair<int64_t, int64_t>, std::vector<uint8_t>> Groups;
+  for (size_t T = 0; T < N; ++T)
+    if (!Among || (*Among)[T]) {
+      auto [It, New] = Groups.try_emplace(Keys[T]);
+      if (New)
+        It->second.assign(N, 0);
+      It->second[T] = 1;
+    }
+  std::vector<uint8_t> Meeting(N, 0);
+  for (auto &[Key, Mask] : Groups) {
+    ThreadMask Group =
+        std::make_shared<const std::vector<uint8_t>>(std::move(Mask));
+    std::optional<TmemRange> Mine = handOffRange(E, Group);
+    if (!Mine || mayOverlap(*Mine, R))
+      for (size_t T = 0; T < N; ++T)
+        Meeting[T] |= (*Group)[T];
+  }
+  return std::make_shared<const std::vector<uint8_t>>(std::move(Meeting));
+}
+
 uint64_t mbarrierIdentity(const AbstractValue &V) {
   if (!V.isSlotAddress())
     return 0;
   return V.SlotArray ? V.SlotArray : V.Slot;
 }
 
-/// The barrier's run within its variable when the front end told runs
-/// apart (pipelines carved from one dynamic buffer), else its identity.
 static uint64_t barrierRunIdentity(const AbstractValue &V) {
   if (!V.isSlotAddress())
     return 0;

@@ -18,6 +18,7 @@
 #include "tmemcheck/Analysis/ReuseOrdering.h"
 
 #include "tmemcheck/Analysis/BlockReachability.h"
+#include "tmemcheck/Analysis/BlockThreads.h"
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
 
@@ -171,6 +172,23 @@ std::optional<Signal> waitOf(const Event &E) {
   }
 }
 
+/// Adds signal \p S of block \p B. A barrier of an object each role picks
+/// for itself (C++: `is_softmax_0 ? pipeline_s0 : pipeline_s1`) is not one
+/// barrier: it is a signal on each of the arrays, which the threads that
+/// name each tell apart (LetsInDirectly).
+void addSignal(Signal S, unsigned B, std::vector<Signal> &Into) {
+  S.Block = B;
+  if (S.Token != UnknownToken || !S.Bar || !S.Bar->isSlotAddress() ||
+      !S.Bar->SlotArrayByThread) {
+    Into.push_back(S);
+    return;
+  }
+  for (uint64_t Array : std::set<uint64_t>(S.Bar->SlotArrayByThread->begin(),
+                                           S.Bar->SlotArrayByThread->end())) {
+    S.Token = Array ? Array : UnknownToken;
+    Into.push_back(S);
+  }
+}
 
 /// The columns a write event overwrites.
 std::optional<TmemRange> writtenRange(const Event &E) {
@@ -222,14 +240,10 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
         Writes.push_back({B, &E, *R});
       if (std::vector<TmemRange> Rs = readRanges(E); !Rs.empty())
         Reads.push_back({B, &E, std::move(Rs)});
-      if (auto S = arriveOf(E)) {
-        S->Block = B;
-        Arrives.push_back(*S);
-      }
-      if (auto S = waitOf(E)) {
-        S->Block = B;
-        Waits.push_back(*S);
-      }
+      if (auto S = arriveOf(E))
+        addSignal(*S, B, Arrives);
+      if (auto S = waitOf(E))
+        addSignal(*S, B, Waits);
     }
   if (Writes.empty() || Reads.empty())
     return;
@@ -277,6 +291,9 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
   struct ReaderFacts {
     bool Done = false;
     std::set<uint64_t> WaitsBefore;
+    /// Those waits, for telling which of them the threads that read the
+    /// written columns make (a role's own barrier).
+    std::vector<const Signal *> WaitSignals;
     std::set<uint64_t> Release;
     /// Tokens the release reaches only through a forwarding thread: which
     /// element the forwarder signals is not related to the columns.
@@ -293,8 +310,10 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
     F.Done = true;
     for (const Signal &W : Waits)
       if ((W.Block == BR || Reach.reaches(W.Block, BR)) &&
-          Threads.compatible(W.Block, BR))
+          Threads.compatible(W.Block, BR)) {
         F.WaitsBefore.insert(W.Token);
+        F.WaitSignals.push_back(&W);
+      }
     std::set<uint64_t> Direct;
     for (const Signal &A : Arrives) {
       if (MmaReader && !A.Commit && A.Token != UnknownToken)
@@ -373,13 +392,137 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
     }
     return It->second;
   };
-  // What a signal on one token reaches through forwarding, by token.
-  std::map<uint64_t, std::set<uint64_t>> ClosureByToken;
-  auto TokenClosure = [&](uint64_t T) -> const std::set<uint64_t> & {
-    auto It = ClosureByToken.find(T);
-    if (It == ClosureByToken.end())
-      It = ClosureByToken.emplace(T, Closure({T})).first;
+
+  // A wait that only ever comes before signal \p A in the threads that
+  // make both (it reaches A, A does not reach it: no loop around them) is
+  // an earlier use of the barrier, not what A lets in (the `__syncthreads`
+  // after the allocation is no wait on the one before the dealloc).
+  auto EarlierUse = [&](const Signal &Wt, const Signal &A) {
+    if (!Threads.compatible(Wt.Block, A.Block))
+      return false;
+    if (Wt.Block == A.Block)
+      return Wt.E->Id < A.E->Id && !Reach.reaches(A.Block, A.Block);
+    return Reach.reaches(Wt.Block, A.Block) &&
+           !Reach.reaches(A.Block, Wt.Block);
+  };
+  // The signals a signal \p S passes on through forwarding threads: each
+  // thread that waits on what \p S signals (not in an earlier use of that
+  // barrier) and then signals another barrier, and so on. Followed signal
+  // by signal, not barrier by barrier: a `__syncthreads` before the
+  // dealloc forwards nothing to the one after the allocation.
+  std::map<const Signal *, std::vector<const Signal *>> ArrivesAfterWait;
+  for (const Signal &W : Waits) {
+    if (W.Token == UnknownToken)
+      continue;
+    std::vector<const Signal *> &Next = ArrivesAfterWait[&W];
+    for (const Signal &A : Arrives)
+      if (A.Token != W.Token && After(W.Block, *W.E, A.Block, *A.E) &&
+          Threads.compatible(A.Block, W.Block))
+        Next.push_back(&A);
+  }
+  std::map<const Signal *, std::vector<const Signal *>> ForwardedBy;
+  auto Forwarded = [&](const Signal &S) -> const std::vector<const Signal *> & {
+    auto [It, New] = ForwardedBy.try_emplace(&S);
+    if (!New)
+      return It->second;
+    std::set<const Signal *> Seen;
+    std::vector<const Signal *> Work{&S};
+    while (!Work.empty()) {
+      const Signal *A = Work.back();
+      Work.pop_back();
+      for (const Signal &W : Waits) {
+        if (W.Token != A->Token || EarlierUse(W, *A))
+          continue;
+        for (const Signal *Next : ArrivesAfterWait[&W])
+          if (Seen.insert(Next).second) {
+            It->second.push_back(Next);
+            Work.push_back(Next);
+          }
+      }
+    }
     return It->second;
+  };
+  // One body for two roles (a softmax for both warpgroups): the readers
+  // that matter are the threads whose own columns meet the write, and an
+  // arrive \p A of threads \p Arrivers lets them in only if it can be on a
+  // barrier run those threads wait on (a role's own pipeline).
+  BlockThreads Reaching(G);
+  auto LetsInOnItsRun = [&](const Signal &A, const ThreadMask &Arrivers,
+                            const ReaderFacts &F, const ThreadMask &Meeting) {
+    std::set<uint64_t> Handed;
+    if (A.Bar)
+      Handed = barrierRunsIn(*A.Bar, Arrivers);
+    for (const Signal *Wt : F.WaitSignals) {
+      if (Wt->Token != A.Token || EarlierUse(*Wt, A))
+        continue;
+      if (!A.Bar || !Wt->Bar || Handed.count(0))
+        return true;
+      for (uint64_t Run : barrierRunsIn(
+               *Wt->Bar, Reaching.intersect(Meeting, Reaching.of(Wt->Block))))
+        if (!Run || Handed.count(Run))
+          return true;
+    }
+    return false;
+  };
+  // Hand-off \p S of the writing threads lets the readers in directly, or
+  // through threads that wait on it and signal a barrier the readers wait
+  // on (epilogue arrive -> scheduler -> MMA warp). A forwarded signal on
+  // another barrier counts whatever its element; one that comes back to
+  // the array of \p S is judged by its own run.
+  auto LetsIn = [&](const Signal &S, unsigned BW, const ReaderFacts &F,
+                    const ThreadMask &Meeting) {
+    if (LetsInOnItsRun(
+            S, Reaching.intersect(Reaching.of(S.Block), Reaching.of(BW)), F,
+            Meeting))
+      return true;
+    for (const Signal *A : Forwarded(S)) {
+      if (!F.WaitsBefore.count(A->Token))
+        continue;
+      if (A->Token == S.Token) {
+        if (LetsInOnItsRun(*A, Reaching.of(A->Block), F, Meeting))
+          return true;
+        continue;
+      }
+      for (const Signal *Wt : F.WaitSignals)
+        if (Wt->Token == A->Token && !EarlierUse(*Wt, *A))
+          return true;
+    }
+    return false;
+  };
+
+  // The release to name in the finding: the first mbarrier signal of the
+  // meeting readers after the read (what the writer should wait on),
+  // else their first signal of any kind.
+  auto releaseToWaitFor = [&](const ReaderFacts &F,
+                              const ThreadMask &Meeting) -> const Event * {
+    const Event *First = nullptr;
+    for (const Signal *A : F.Direct) {
+      if (!A->Bar || (First && First->Id < A->E->Id))
+        continue;
+      std::set<uint64_t> Runs = barrierRunsIn(
+          *A->Bar, Reaching.intersect(Meeting, Reaching.of(A->Block)));
+      if (!Runs.empty())
+        First = A->E;
+    }
+    return First ? First : F.FirstRelease;
+  };
+  // Can the writer's wait \p Wt be on the run the meeting readers' release
+  // \p A arrives on? (The writer waiting on the other role's "empty"
+  // barrier does not wait for these readers.)
+  auto SameRun = [&](const Signal &Wt, unsigned BW, const Signal &A,
+                     const ThreadMask &Meeting) {
+    if (!Wt.Bar || !A.Bar)
+      return true;
+    const std::set<uint64_t> Waited = barrierRunsIn(
+        *Wt.Bar, Reaching.intersect(Reaching.of(Wt.Block), Reaching.of(BW)));
+    const std::set<uint64_t> Released = barrierRunsIn(
+        *A.Bar, Reaching.intersect(Meeting, Reaching.of(A.Block)));
+    if (Waited.count(0) || Released.count(0))
+      return true;
+    for (uint64_t Run : Waited)
+      if (Released.count(Run))
+        return true;
+    return false;
   };
 
   std::set<unsigned> ReportedWriterBlocks;
@@ -395,13 +538,12 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
     // Hand-offs: signals of the writing threads, before the write comes
     // round again, that the readers wait on (directly or forwarded).
     std::vector<const Signal *> Handoffs;
-    for (const Signal *S : HandoffCandidates(BW, W)) {
-      bool LetsIn = false;
-      for (uint64_t T : TokenClosure(S->Token))
-        LetsIn |= F.WaitsBefore.count(T) > 0;
-      if (LetsIn)
+    // The reading threads whose own columns meet the write.
+    const ThreadMask Meeting =
+        threadsMeeting(R, *WrittenBy[&W], Reaching.of(BR));
+    for (const Signal *S : HandoffCandidates(BW, W))
+      if (LetsIn(*S, BW, F, Meeting))
         Handoffs.push_back(S);
-    }
     if (Handoffs.empty())
       continue;
     // The writer's waits between a hand-off and the write.
@@ -419,14 +561,16 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
         break;
       }
       for (const Signal *A : F.Direct)
-        Ordered |= A->Token == Wt.Token && waitMatchesRelease(Wt, W, *A, R);
+        Ordered |= A->Token == Wt.Token && waitMatchesRelease(Wt, W, *A, R) &&
+                   SameRun(Wt, BW, *A, Meeting);
       if (Ordered)
         break;
     }
     if (Ordered)
       continue;
     ReportedWriterBlocks.insert(BW);
-    Races.push_back({&W, &R, Handoffs.front()->E, F.FirstRelease});
+    Races.push_back(
+        {&W, &R, Handoffs.front()->E, releaseToWaitFor(F, Meeting)});
   }
   std::sort(Races.begin(), Races.end(),
             [](const ReuseRace &A, const ReuseRace &B) {

@@ -13,6 +13,7 @@
 #ifndef TMEMCHECK_ANALYSIS_COMPLETION_H
 #define TMEMCHECK_ANALYSIS_COMPLETION_H
 
+#include "tmemcheck/Analysis/BlockThreads.h"
 #include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/ThreadConditions.h"
@@ -104,6 +105,18 @@ private:
 /// The mbarrier an operand names: the array it is an element of, so the
 /// stages of a pipeline match (design.md "Semantics" §6).
 uint64_t mbarrierIdentity(const AbstractValue &V);
+
+/// The barrier runs (BarrierRuns.h) mbarrier operand \p V may name in the
+/// threads of \p Threads (null: every thread): a role's own run per thread,
+/// or its one run; 0 among them when which run is not known.
+std::set<uint64_t> barrierRunsIn(const AbstractValue &V,
+                                 const ThreadMask &Threads);
+
+/// The threads of \p Among (null: every thread) whose own columns of access
+/// \p E (a role's window or per-thread address, as a hand-off sees them)
+/// may overlap \p R; \p Among when the columns do not depend on the thread.
+ThreadMask threadsMeeting(const Event &E, const TmemRange &R,
+                          const ThreadMask &Among);
 
 } // namespace tmemcheck
 

@@ -49,3 +49,14 @@ for variant in "cute-tensor-runtime-stage:" \
     "../../analysis/$src.cu" -o "$out.ptx"
   sed -i "s|\"$PWD/|\"|" "$out.ptx"
 done
+# Two roles on their own elements of one barrier array, and a writer of one
+# role's columns (../../checks/reuse-race-roles.cu; ../reuse-race-roles.test).
+for variant in "reuse-race-roles:" "reuse-race-roles-wrong-stage:-DWRONG_STAGE"; do
+  out="${variant%%:*}"
+  macro="${variant#*:}"
+  # shellcheck disable=SC2086
+  "$nvcc" -gencode arch=compute_100a,code=sm_100a -std=c++17 \
+    -I../../analysis/Inputs/cute $macro -ptx -lineinfo \
+    ../../checks/reuse-race-roles.cu -o "$out.ptx"
+  sed -i "s|\"$PWD/|\"|" "$out.ptx"
+done
