@@ -12,16 +12,31 @@ __device__ inline void ld_x4(uint32_t taddr, uint32_t (&r)[4]) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(taddr));
 }
+// Warp 0 allocates 128 columns for the block.
+__device__ inline void alloc_128(int warp, uint32_t *tmem_base) {
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
+        (uint32_t)__cvta_generic_to_shared(tmem_base)));
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  __syncthreads();
+}
+// The writer warp: both halves once the readers released them.
+__device__ inline void write_both_halves(uint32_t tmem_base, uint64_t *full,
+                                         uint64_t *empty, int tiles) {
+  for (int t = 0; t < tiles; ++t) {
+    mbar_wait(empty, t & 1);
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base), "r"(t));
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base + 64), "r"(t));
+    asm volatile("tcgen05.wait::st.sync.aligned;");
+    mbar_arrive(full);
+  }
+}
 __global__ void __launch_bounds__(256) two_halves(float *out, int tiles) {
   __shared__ uint32_t tmem_base;
   __shared__ uint64_t full, empty;
   int warp = canonical_warp_idx_sync();
-  if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
-        (uint32_t)__cvta_generic_to_shared(&tmem_base)));
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
-  }
-  __syncthreads();
+  alloc_128(warp, &tmem_base);
   uint32_t taddr = tmem_base + ((uint32_t(warp % 4) * 32) << 16);
   if (warp < 4) {
     for (int t = 0; t < tiles; ++t) {
@@ -38,13 +53,7 @@ __global__ void __launch_bounds__(256) two_halves(float *out, int tiles) {
       mbar_arrive(&empty);
     }
   } else if (warp == 4) {
-    for (int t = 0; t < tiles; ++t) {
-      mbar_wait(&empty, t & 1);
-      asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base), "r"(t));
-      asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base + 64), "r"(t));
-      asm volatile("tcgen05.wait::st.sync.aligned;");
-      mbar_arrive(&full);
-    }
+    write_both_halves(tmem_base, &full, &empty, tiles);
   }
   __syncthreads();
   if (warp == 0)
@@ -56,12 +65,7 @@ __global__ void __launch_bounds__(256) two_halves_waited(float *out, int tiles) 
   __shared__ uint32_t tmem_base;
   __shared__ uint64_t full, empty;
   int warp = canonical_warp_idx_sync();
-  if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
-        (uint32_t)__cvta_generic_to_shared(&tmem_base)));
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
-  }
-  __syncthreads();
+  alloc_128(warp, &tmem_base);
   uint32_t taddr = tmem_base + ((uint32_t(warp % 4) * 32) << 16);
   if (warp < 4) {
     for (int t = 0; t < tiles; ++t) {
@@ -74,13 +78,7 @@ __global__ void __launch_bounds__(256) two_halves_waited(float *out, int tiles) 
       mbar_arrive(&empty);
     }
   } else if (warp == 4) {
-    for (int t = 0; t < tiles; ++t) {
-      mbar_wait(&empty, t & 1);
-      asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base), "r"(t));
-      asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base + 64), "r"(t));
-      asm volatile("tcgen05.wait::st.sync.aligned;");
-      mbar_arrive(&full);
-    }
+    write_both_halves(tmem_base, &full, &empty, tiles);
   }
   __syncthreads();
   if (warp == 0)
