@@ -506,17 +506,38 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
     }
     return First ? First : F.FirstRelease;
   };
-  // Can the writer's wait \p Wt be on the run the meeting readers' release
-  // \p A arrives on? (The writer waiting on the other role's "empty"
-  // barrier does not wait for these readers.)
-  auto SameRun = [&](const Signal &Wt, unsigned BW, const Signal &A,
-                     const ThreadMask &Meeting) {
-    if (!Wt.Bar || !A.Bar)
+  // Can the writer's wait \p Wt be on the barrier the meeting readers'
+  // release \p A arrives on? Told apart only where the readers' barrier is
+  // their role's own: an object each role picks (another array is another
+  // barrier), or an element each role picks by its thread (`&empty[group]`)
+  // against an element the writer names exactly (`&empty[1]`). Runs are not
+  // compared otherwise: a stage nvcc unrolled to `smem + 64` is a run of
+  // its own, yet the barrier of stage 1 of the run at 56.
+  auto SameBarrier = [&](const Signal &Wt, unsigned BW, const Signal &A,
+                         const ThreadMask &Meeting) {
+    if (!Wt.Bar || !A.Bar || !Wt.Bar->isSlotAddress() ||
+        !A.Bar->isSlotAddress())
       return true;
-    const std::set<uint64_t> Waited = barrierRunsIn(
-        *Wt.Bar, Reaching.intersect(Reaching.of(Wt.Block), Reaching.of(BW)));
-    const std::set<uint64_t> Released = barrierRunsIn(
-        *A.Bar, Reaching.intersect(Meeting, Reaching.of(A.Block)));
+    const AbstractValue &Acq = *Wt.Bar, &Rel = *A.Bar;
+    const ThreadMask Readers =
+        Reaching.intersect(Meeting, Reaching.of(A.Block));
+    const ThreadMask Writers =
+        Reaching.intersect(Reaching.of(Wt.Block), Reaching.of(BW));
+    const bool RoleObject = Rel.SlotArrayByThread != nullptr;
+    const bool RoleElement =
+        Rel.SlotRunStartByThread && !Rel.SlotIndexed && Rel.BarrierRunByThread;
+    if (!RoleObject && !RoleElement)
+      return true;
+    const bool ExactWait =
+        (Acq.SlotRunStart && !Acq.SlotIndexed && Acq.BarrierRun) ||
+        (Acq.SlotRunStartByThread && !Acq.SlotIndexed &&
+         Acq.BarrierRunByThread);
+    if (RoleElement && !ExactWait)
+      return true;
+    std::set<uint64_t> Waited = RoleObject && !Acq.SlotArrayByThread
+                                    ? std::set<uint64_t>{mbarrierIdentity(Acq)}
+                                    : barrierRunsIn(Acq, Writers);
+    const std::set<uint64_t> Released = barrierRunsIn(Rel, Readers);
     if (Waited.count(0) || Released.count(0))
       return true;
     for (uint64_t Run : Waited)
@@ -562,7 +583,7 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
       }
       for (const Signal *A : F.Direct)
         Ordered |= A->Token == Wt.Token && waitMatchesRelease(Wt, W, *A, R) &&
-                   SameRun(Wt, BW, *A, Meeting);
+                   SameBarrier(Wt, BW, *A, Meeting);
       if (Ordered)
         break;
     }
