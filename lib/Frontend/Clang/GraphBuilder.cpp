@@ -42,39 +42,65 @@ using namespace clang;
 
 namespace tmemcheck {
 
-/// Does a function (transitively, within a depth bound) contain inline asm
-/// or barrier calls? Only such functions are worth inlining.
+/// Does a function (transitively) contain inline asm or barrier calls?
+/// Only such functions are worth inlining. And can it issue a tcgen05 or
+/// synchronisation instruction? A callee past the call depth bound that
+/// cannot (CuTe's TMA store, a layout computation) hides nothing from the
+/// analyses.
 class RelevanceOracle {
 public:
-  bool isRelevant(const FunctionDecl *FD, unsigned Depth = 0) {
-    FD = FD->getCanonicalDecl();
-    auto It = Memo.find(FD);
-    if (It != Memo.end())
-      return It->second;
-    if (Depth > 12)
-      return true;    // assume so rather than miss code
-    Memo[FD] = false; // breaks recursion cycles
-    const FunctionDecl *Def = nullptr;
-    bool Result = false;
-    if (FD->hasBody(Def) && Def && Def->getBody())
-      Result = scan(Def->getBody(), Depth);
-    Memo[FD] = Result;
-    return Result;
+  bool isRelevant(const FunctionDecl *FD) { return reaches(FD, AnyAsm, 0); }
+  bool mayIssueTmemOrSync(const FunctionDecl *FD) {
+    return reaches(FD, TmemOrSync, 0);
   }
 
 private:
-  bool scan(const Stmt *S, unsigned Depth) {
+  enum Kind { AnyAsm, TmemOrSync };
+  /// Deeper than any real template chain (CuTe's layout algebra recurses
+  /// some tens of calls deep; the answers are memoised): past it, assume
+  /// so rather than miss code.
+  static constexpr unsigned MaxDepth = 256;
+
+  bool reaches(const FunctionDecl *FD, Kind K, unsigned Depth) {
+    FD = FD->getCanonicalDecl();
+    auto It = Memo[K].find(FD);
+    if (It != Memo[K].end())
+      return It->second;
+    if (Depth > MaxDepth)
+      return true;
+    Memo[K][FD] = false; // breaks recursion cycles
+    const FunctionDecl *Def = nullptr;
+    bool Result = false;
+    if (FD->hasBody(Def) && Def && Def->getBody())
+      Result = scan(Def->getBody(), K, Depth);
+    Memo[K][FD] = Result;
+    return Result;
+  }
+
+  /// Asm that issues a tcgen05 instruction or takes part in synchronisation
+  /// (mbarrier, bar/barrier, fences, elect).
+  static bool issuesTmemOrSync(const GCCAsmStmt &A) {
+    const std::string Text = A.getAsmString();
+    return llvm::any_of(
+        std::initializer_list<llvm::StringRef>{"tcgen05", "mbarrier", "bar",
+                                               "fence", "elect"},
+        [&](llvm::StringRef Word) {
+          return llvm::StringRef(Text).contains(Word);
+        });
+  }
+
+  bool scan(const Stmt *S, Kind K, unsigned Depth) {
     if (!S)
       return false;
-    if (isa<GCCAsmStmt>(S))
-      return true;
+    if (const auto *A = dyn_cast<GCCAsmStmt>(S))
+      return K == AnyAsm || issuesTmemOrSync(*A);
     if (const auto *CE = dyn_cast<CallExpr>(S)) {
       if (const FunctionDecl *Callee = CE->getDirectCallee()) {
         if (Callee->getIdentifier() && Callee->getName().starts_with("__sync"))
           return true;
         if (isModelledByName(Callee))
           return true;
-        if (isRelevant(Callee, Depth + 1))
+        if (reaches(Callee, K, Depth + 1))
           return true;
       } else if (!CE->isTypeDependent() && CE->getCallee() &&
                  !isa<CXXPseudoDestructorExpr>(
@@ -86,7 +112,7 @@ private:
     }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
       if (const CXXConstructorDecl *Ctor = CE->getConstructor())
-        if (isRelevant(Ctor, Depth + 1))
+        if (reaches(Ctor, K, Depth + 1))
           return true;
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
@@ -94,13 +120,13 @@ private:
           if (const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl())
             if (RD->hasDefinition())
               if (const CXXDestructorDecl *Dtor = RD->getDestructor())
-                if (isRelevant(Dtor, Depth + 1))
+                if (reaches(Dtor, K, Depth + 1))
                   return true;
-          if (VD->getInit() && scan(VD->getInit(), Depth))
+          if (VD->getInit() && scan(VD->getInit(), K, Depth))
             return true;
         }
     for (const Stmt *Child : S->children())
-      if (scan(Child, Depth))
+      if (scan(Child, K, Depth))
         return true;
     return false;
   }
@@ -114,7 +140,7 @@ private:
     return findApiModel(N) || cutlassNamedBarrierMnemonic(N) ||
            N.starts_with("cute::SM100") || N.starts_with("tl::tcgen05_ld_");
   }
-  llvm::DenseMap<const FunctionDecl *, bool> Memo;
+  llvm::DenseMap<const FunctionDecl *, bool> Memo[2];
 };
 
 namespace {
@@ -1175,6 +1201,10 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
       return Cur;
     }
   if (F.depth() >= Limits.callDepth()) {
+    // Nothing of TMEM or synchronisation down there (CuTe's TMA store):
+    // nothing is hidden, as for a callee without asm.
+    if (!Relevance->mayIssueTmemOrSync(Def))
+      return Cur;
     addOpaqueCall(Cur, CallLoc, F);
     if (!DepthReported) {
       DepthReported = true;
