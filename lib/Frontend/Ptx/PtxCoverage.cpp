@@ -8,6 +8,8 @@
 
 #include "tmemcheck/Frontend/PtxFrontend.h"
 
+#include "PtxSourceMap.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -192,6 +194,18 @@ void applyPtxCoverage(KernelGraph &G, PtxCoverage &P) {
   if (!P.Available)
     return;
   auto It = G.Symbol.empty() ? P.BySymbol.end() : P.BySymbol.find(G.Symbol);
+  // Clang mangles a `static` kernel (CUTLASS's CUTLASS_GLOBAL is
+  // `__global__ static`) with internal linkage, `_ZN7cutlassL13device_…`;
+  // nvcc's PTX entry has no `L`. The demangled names are the same.
+  if (It == P.BySymbol.end() && !G.Symbol.empty()) {
+    const std::string Want = displayName(G.Symbol, /*IsFunction=*/false);
+    for (auto I = P.BySymbol.begin(); I != P.BySymbol.end(); ++I)
+      if (!P.Paired.count(I->first) &&
+          displayName(I->first, /*IsFunction=*/false) == Want) {
+        It = I;
+        break;
+      }
+  }
   // Two manglings of one specialisation may differ in details (how a
   // template argument of a class type is written): pair by the name without
   // its template arguments when exactly one unpaired PTX kernel has it.
