@@ -102,6 +102,19 @@ __device__ __forceinline__ void gemm(float *out, const float *c, uint64_t da,
   AccPipeline acc_pipeline(ss.pipelines.accumulator, AccPipeline::Params{});
   CPipeline c_pipeline(ss.pipelines.epi_load, CPipeline::Params{});
   OrderPipeline order_pipeline(ss.pipelines.order, OrderPipeline::Params{});
+  // A scheduler pipeline the MMA warp waits on every tile, built by a
+  // lambda called on the spot, as CUTLASS's grouped GEMM builds its CLC
+  // pipeline (sm100_gemm_array_tma_warpspecialized.hpp): its barriers are
+  // the ones the constructor in the taken `if constexpr` arm keeps, not an
+  // unknown barrier (a wait on which would let in every release).
+  using SchedPipeline = cutlass::PipelineAsync<3>;
+  __shared__ SchedPipeline::SharedStorage sched_storage;
+  SchedPipeline sched_pipeline = [&]() {
+    if constexpr (kAccStages == 2)
+      return SchedPipeline(sched_storage, SchedPipeline::Params{});
+    else
+      return SchedPipeline(sched_storage, SchedPipeline::Params{}, true);
+  }();
   if (warp == 0) {
     asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 "
                  "[%0], 256;" :: "r"(cute::cast_smem_ptr_to_uint(&ss.tmem_base)));
@@ -118,7 +131,11 @@ __device__ __forceinline__ void gemm(float *out, const float *c, uint64_t da,
     // CUTLASS's collective mma (`auto [mainloop_pipeline, ...] = pipelines`).
     auto [acc, unused] = Pipelines{acc_pipeline, c_pipeline};
     cutlass::PipelineState<kAccStages> acc_state;
+    cutlass::PipelineState<3> sched_state;
     for (int t = 0; t < tiles; ++t) {
+      sched_pipeline.consumer_wait(sched_state);
+      sched_pipeline.consumer_release(sched_state);
+      ++sched_state;
       acc.producer_acquire(acc_state);
       if (threadIdx.x % 32 == 0) {
         mma(tmem + acc_state.index() * 128, da, db, 0);
@@ -138,6 +155,14 @@ __device__ __forceinline__ void gemm(float *out, const float *c, uint64_t da,
       order_pipeline.producer_acquire(order_state);
       order_pipeline.producer_commit(order_state);
       ++order_state;
+    }
+  } else if (warp == 2) {
+    // The scheduler: one work tile per trip.
+    cutlass::PipelineState<3> sched_state;
+    for (int t = 0; t < tiles; ++t) {
+      sched_pipeline.producer_acquire(sched_state);
+      sched_pipeline.producer_commit(sched_state);
+      ++sched_state;
     }
   } else if (warp >= 4) {
     CollectiveEpilogue epilogue;

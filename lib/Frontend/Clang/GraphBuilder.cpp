@@ -420,6 +420,9 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
           if (const DeclStmt *DS = VC->getDeclStmt())
             if (DS->isSingleDecl())
               Key = Eval.objectKey(dyn_cast<VarDecl>(DS->getSingleDecl()), F);
+        } else if (isa_and_nonnull<ReturnedValueConstructionContext>(CC)) {
+          // `return T(args);` of a call that initialises a known object.
+          Key = F.ReturnObjectKey;
         } else if (const auto *IC = dyn_cast_or_null<
                        ConstructorInitializerConstructionContext>(CC)) {
           // A member constructed by a member initialiser (`impl_(storage,
@@ -433,6 +436,18 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
         ConstructedObject = Key;
         Cur = visitStmt(C->getStmt(), Cur, F);
         ConstructedObject = 0;
+      } else if (auto RC = El.getAs<CFGCXXRecordTypedCall>()) {
+        // `T x = make();`: the object the call's result initialises.
+        uint64_t Key = 0;
+        if (const auto *VC = dyn_cast_or_null<VariableConstructionContext>(
+                RC->getConstructionContext()))
+          if (const DeclStmt *DS = VC->getDeclStmt(); DS && DS->isSingleDecl())
+            Key = Eval.objectKey(dyn_cast<VarDecl>(DS->getSingleDecl()), F);
+        ReturningCall = Key ? RC->getStmt() : nullptr;
+        ReturnedObject = Key;
+        Cur = visitStmt(RC->getStmt(), Cur, F);
+        ReturningCall = nullptr;
+        ReturnedObject = 0;
       } else if (auto S = El.getAs<CFGStmt>()) {
         Cur = visitStmt(S->getStmt(), Cur, F);
       } else if (auto I = El.getAs<CFGInitializer>()) {
@@ -1189,9 +1204,13 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   }
   if (!Relevance->isRelevant(Def)) {
     // A constructor without TMEM code still sets the fields later member
-    // calls read (a pipeline's barrier pointers).
+    // calls read (a pipeline's barrier pointers); so does a function whose
+    // result initialises an object (`T x = [&] { return T(args); }();`).
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def); Ctor && ObjectKey)
       recordConstruction(Ctor, Args, ObjectKey, F, CallStmt);
+    else if (CallStmt && CallStmt == ReturningCall)
+      recordReturnedConstruction(Def, Args, This, ObjectKey, F, CallStmt,
+                                 CallLoc);
     return Cur;
   }
   for (const Frame *P = &F; P; P = P->Parent)
@@ -1303,6 +1322,11 @@ const Frame &GraphBuilder::pushFrame(const FunctionDecl *Def, const Frame &F,
   NF->This = This;
   NF->ObjectKey = ObjectKey;
   NF->CallStmt = CallStmt;
+  if (CallStmt && CallStmt == ReturningCall) {
+    NF->ReturnObjectKey = ReturnedObject;
+    ReturningCall = nullptr;
+    ReturnedObject = 0;
+  }
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
   NF->Stack = F.Stack;
@@ -1329,6 +1353,44 @@ void GraphBuilder::recordConstruction(const CXXConstructorDecl *Ctor,
       toSourceLoc(Ctx.getSourceManager(),
                   CallStmt ? CallStmt->getBeginLoc() : Def->getLocation()));
   recordConstructorFields(DefCtor, ObjectKey, Ref);
+}
+
+namespace {
+
+/// The return statements of a function body, not those of lambdas in it.
+void collectReturns(const Stmt *S, std::vector<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *R = dyn_cast<ReturnStmt>(S))
+    Out.push_back(R);
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+
+} // namespace
+
+void GraphBuilder::recordReturnedConstruction(
+    const FunctionDecl *Def, llvm::ArrayRef<const Expr *> Args,
+    const Expr *This, uint64_t ObjectKey, const Frame &F, const Stmt *CallStmt,
+    SourceLocation CallLoc) {
+  const uint64_t Into = ReturnedObject;
+  ReturningCall = nullptr;
+  ReturnedObject = 0;
+  // One return of a construction: the arm an instantiated `if constexpr`
+  // discards is not in the body. Several: which one runs is not known.
+  std::vector<const ReturnStmt *> Returns;
+  collectReturns(Def->getBody(), Returns);
+  if (!Into || Returns.size() != 1 || !Returns.front()->getRetValue())
+    return;
+  const auto *CC = dyn_cast<CXXConstructExpr>(
+      Returns.front()->getRetValue()->IgnoreImplicit());
+  if (!CC || !CC->getConstructor() ||
+      CC->getConstructor()->isCopyOrMoveConstructor())
+    return;
+  const Frame &Ref = pushFrame(Def, F, Args, This, ObjectKey, CallStmt,
+                               toSourceLoc(Ctx.getSourceManager(), CallLoc));
+  std::vector<const Expr *> CtorArgs(CC->arg_begin(), CC->arg_end());
+  recordConstruction(CC->getConstructor(), CtorArgs, Into, Ref, CC);
 }
 
 std::optional<int64_t> GraphBuilder::immediateValue(llvm::StringRef Constraint,

@@ -104,6 +104,13 @@ private:
                           llvm::ArrayRef<const clang::Expr *> Args,
                           uint64_t ObjectKey, const Frame &F,
                           const clang::Stmt *CallStmt);
+  /// The fields of the object a call's by-value result initialises, when
+  /// the callee (no TMEM code of its own) returns one construction.
+  void recordReturnedConstruction(const clang::FunctionDecl *Def,
+                                  llvm::ArrayRef<const clang::Expr *> Args,
+                                  const clang::Expr *This, uint64_t ObjectKey,
+                                  const Frame &F, const clang::Stmt *CallStmt,
+                                  clang::SourceLocation CallLoc);
   /// An asm statement parsed and decoded once, whatever the number of
   /// call sites it is inlined into.
   struct DecodedAsm {
@@ -237,6 +244,10 @@ private:
   std::vector<CallWithoutBody> DeclaredOnlyCalls;
   /// The object a CFGConstructor element builds, while it is translated.
   uint64_t ConstructedObject = 0;
+  /// A call whose by-value result initialises a known object, and that
+  /// object (Frame::ReturnObjectKey of the call's frame).
+  const clang::Stmt *ReturningCall = nullptr;
+  uint64_t ReturnedObject = 0;
 
 public:
   /// Remarks about asm text that could not be parsed or decoded, once per

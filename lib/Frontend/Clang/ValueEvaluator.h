@@ -67,6 +67,10 @@ struct Frame {
   /// Identity of that object (a local of some frame) when known: fields of
   /// `this` are looked up under it.
   uint64_t ObjectKey = 0;
+  /// The object a by-value result of this call initialises (`T x = [&] {
+  /// return T(args); }();`, CUTLASS's pipelines built by a lambda called on
+  /// the spot): the object a `return T(args)` of this frame constructs.
+  uint64_t ReturnObjectKey = 0;
   /// The call (or construct) expression in the caller that entered this
   /// frame; null for the kernel and for implicit destructor calls.
   const clang::Stmt *CallStmt = nullptr;
