@@ -47,6 +47,17 @@ TEST(FindingSinkTest, TheSameReportTwiceIsOneFindingWithItsNotesOnce) {
   EXPECT_EQ(Out[0].Notes.size(), 2u);
 }
 
+TEST(FindingSinkTest, ASiteNamedAgainThroughOtherFramesIsNotAdded) {
+  FindingSink Sink;
+  Sink.report(releaseOf(30));
+  Finding Again = releaseOf(30);
+  Again.Notes[0].Message = "'mbarrier.arrive' is issued here, inside 'g<2>'";
+  Sink.report(std::move(Again));
+  std::vector<Finding> Out = Sink.takeSorted();
+  ASSERT_EQ(Out.size(), 1u);
+  EXPECT_EQ(Out[0].Notes.size(), 2u);
+}
+
 TEST(FindingSinkTest, AnotherMessageAtThePlaceIsAnotherFinding) {
   FindingSink Sink;
   Sink.report(releaseOf(30));

@@ -37,11 +37,11 @@ void FindingSink::report(Finding F) {
       continue;
     // The same finding reached again (another instantiation, another split
     // of the kernel) or the same hazard of a second operation (two loads
-    // released by one arrive): keep the sites the first did not name.
+    // released by one arrive): keep the sites the first did not name (a
+    // site it names through another instantiation's frames is the same).
     for (FindingNote &N : F.Notes)
-      if (llvm::none_of(Existing.Notes, [&](const FindingNote &E) {
-            return E.Loc == N.Loc && E.Message == N.Message;
-          }))
+      if (llvm::none_of(Existing.Notes,
+                        [&](const FindingNote &E) { return E.Loc == N.Loc; }))
         Existing.Notes.push_back(std::move(N));
     return;
   }
