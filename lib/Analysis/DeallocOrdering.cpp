@@ -99,6 +99,18 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
     });
   }
 
+  // A named barrier after access \p X that the threads of block \p B can
+  // take part in orders it before them (ThunderKittens ends its consumer
+  // warpgroup with `bar.sync 1, 128` before the pair handshake).
+  auto orderedByNamedBarrier = [&](const Unordered &S, unsigned X, unsigned B) {
+    auto P = S.PartialAfter.find(X);
+    if (P == S.PartialAfter.end())
+      return false;
+    for (unsigned Bar : P->second)
+      if (Threads.compatible(BlockOf[Bar], B))
+        return true;
+    return false;
+  };
   auto BarrierOf = [](const Event &E) -> const AbstractValue * {
     if (E.K != Event::Kind::Sync || !E.Sync || E.Sync->MbarOperand < 0 ||
         size_t(E.Sync->MbarOperand) >= E.Operands.size())
@@ -114,7 +126,8 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
         for (const auto &[Slot, Ids] : S.Cluster) {
           auto Local = S.Cta.find(Slot);
           for (unsigned X : Ids)
-            if (Local == S.Cta.end() || !Local->second.count(X))
+            if (Local == S.Cta.end() || !Local->second.count(X) ||
+                orderedByNamedBarrier(S, X, BlockOf[E.Id]))
               P.insert(X);
         }
       } else if (Id && E.Sync->Kind == SyncOpKind::MbarrierWait &&
@@ -188,18 +201,15 @@ DeallocOrdering::DeallocOrdering(const KernelGraph &G,
       if (Threads.subsetOf(BlockOf[Id], BlockOf[E.Id]))
         continue;
       // A named barrier after the access that the deallocating threads
-      // can take part in orders it.
-      bool OrderedByNamed = false;
-      if (auto P = S.PartialAfter.find(Id); P != S.PartialAfter.end())
-        for (unsigned Bar : P->second)
-          OrderedByNamed |= Threads.compatible(BlockOf[Bar], BlockOf[E.Id]);
-      if (OrderedByNamed || !Seen.insert(E.Id).second)
+      // can take part in orders it in this CTA (not the peer's copy of it).
+      const bool OrderedByNamed = orderedByNamedBarrier(S, Id, BlockOf[E.Id]);
+      if ((OrderedByNamed && !Pair) || !Seen.insert(E.Id).second)
         continue;
       // Ordered in this CTA but not across the pair: the peer CTA may still
       // be using the columns.
       auto Local = S.Cta.find(R->Slot);
-      bool PeerOnly =
-          Pair && (Local == S.Cta.end() || !Local->second.count(Id));
+      bool PeerOnly = Pair && (Local == S.Cta.end() ||
+                               !Local->second.count(Id) || OrderedByNamed);
       Races.push_back({&E, ById[Id], PeerOnly});
       break;
     }
