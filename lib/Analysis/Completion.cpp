@@ -637,6 +637,8 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   };
 
   auto Transfer = [&](const Event &E, ThreadState &S) {
+    const std::optional<TmemRange> SpanOfE =
+        Report ? accessRangeOf(E, /*WithTensorSpans=*/true) : std::nullopt;
     auto Hazard = [&](const ThreadState::EventSet &Pending,
                       std::vector<CompletionHazard> &Out,
                       std::set<std::pair<unsigned, unsigned>> &Seen,
@@ -650,6 +652,16 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
         std::optional<TmemRange> OpRange = accessRange(*Op);
         if (Range && (!OpRange || !mayOverlap(*OpRange, *Range)))
           continue;
+        // CuTe tensors' spans bound their columns: an access whose span is
+        // disjoint from the operation's cannot touch its columns (the
+        // correction's O stores and its V loads). Spans only rule hazards
+        // out; no finding rests on them.
+        if (K == CompletionHazard::Overwritten && SpanOfE) {
+          std::optional<TmemRange> OpSpan =
+              accessRangeOf(*Op, /*WithTensorSpans=*/true);
+          if (OpSpan && !mayOverlap(*OpSpan, *SpanOfE))
+            continue;
+        }
         if (!SameThreadPossible(*Op, E))
           continue;
         if (K == CompletionHazard::Released && !HandsOff(E, *Op))
