@@ -41,7 +41,7 @@ struct FrontendLimits {
   /// --max-call-depth=100000).
   static constexpr unsigned MaxSupportedCallDepth = 128;
 
-  unsigned MaxCallDepth = 8; ///< inlining depth of device callees.
+  unsigned MaxCallDepth = 16; ///< inlining depth of device callees.
   unsigned MaxBlocksPerKernel = 200000;
   unsigned MaxEventsPerKernel = 500000;
   /// Wall time one kernel may take (AnalysisLimits::MaxKernelSeconds);
