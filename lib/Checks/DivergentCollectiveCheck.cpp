@@ -6,6 +6,7 @@
 
 #include "AllChecks.h"
 
+#include "tmemcheck/Analysis/BlockThreads.h"
 #include "tmemcheck/Analysis/Lifecycle.h"
 
 #include <fmt/format.h>
@@ -18,7 +19,35 @@ namespace {
 /// lanes of a warp (AbstractValue::LaneVariant), with what it is, or
 /// nullptr. Checked in this order: the TMEM address (ld, st, dealloc), the
 /// column count (alloc, dealloc), the slot address (alloc).
-const OperandValue *laneVariantOperand(const Event &E, const char *&What) {
+/// Whether two lanes of one warp that may both run the block (\p Threads,
+/// null for every thread) hold different values of \p V. A value known
+/// thread by thread is compared in those lanes only: the lanes of warps
+/// that never run the block (the producer warps of an epilogue whose
+/// `(tid - 128) / 32` rounds differently below 128) do not count.
+bool differsInRunningLanes(const AbstractValue &V, const ThreadMask &Threads) {
+  if (!V.LaneVariant)
+    return false;
+  if (!V.PerThread || !Threads)
+    return true;
+  const std::vector<int64_t> &T = *V.PerThread;
+  const size_t N = std::min(T.size(), Threads->size());
+  for (size_t Warp = 0; Warp < N; Warp += 32) {
+    std::optional<int64_t> First;
+    for (size_t L = Warp; L < Warp + 32 && L < N; ++L) {
+      if (!(*Threads)[L])
+        continue;
+      if (!First)
+        First = T[L];
+      else if (T[L] != *First)
+        return true;
+    }
+  }
+  return false;
+}
+
+const OperandValue *laneVariantOperand(const Event &E,
+                                       const ThreadMask &Threads,
+                                       const char *&What) {
   struct Candidate {
     int Index;
     const char *What;
@@ -36,7 +65,7 @@ const OperandValue *laneVariantOperand(const Event &E, const char *&What) {
     if (C.Index < 0 || static_cast<size_t>(C.Index) >= E.Operands.size())
       continue;
     const OperandValue &V = E.Operands[C.Index];
-    if (V.Value.LaneVariant) {
+    if (differsInRunningLanes(V.Value, Threads)) {
       What = C.What;
       return &V;
     }
@@ -64,12 +93,15 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     const ControlDependence &CD = Ctx.control();
+    std::optional<BlockThreads> Running;
     for (unsigned B = 0; B < G.Blocks.size(); ++B) {
       const Block &Blk = G.Blocks[B];
       for (const Event &E : Blk.Events) {
         if (E.K != Event::Kind::Tmem || !E.Op || !E.Op->isWarpCollective())
           continue;
-        reportLaneVariantOperand(G, E, Out);
+        if (!Running)
+          Running.emplace(G);
+        reportLaneVariantOperand(G, E, Running->of(B), Out);
         const Block *Divergent = nullptr;
         for (unsigned C : CD.allControllers(B)) {
           const Block &Cond = G.Blocks[C];
@@ -101,9 +133,9 @@ public:
 
 private:
   void reportLaneVariantOperand(const KernelGraph &G, const Event &E,
-                                FindingSink &Out) {
+                                const ThreadMask &Threads, FindingSink &Out) {
     const char *What = nullptr;
-    if (!laneVariantOperand(E, What))
+    if (!laneVariantOperand(E, Threads, What))
       return;
     llvm::StringRef Kind = kindName(E.Op->Kind);
     bool IsAddress = llvm::StringRef(What) == "TMEM address";

@@ -662,12 +662,28 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       // A loop's own branch, a break out of a loop, or the guard that
       // skips a rotated loop: lanes leaving it at different iterations
       // reconverge after the loop.
+      bool InsideLoop = false;
       for (auto [Header, Back] : BackEdges) {
         unsigned Target = isBranch(I) ? TargetOf(I).value_or(0) : N;
+        InsideLoop |= Header <= Last && Last <= Back;
         if ((Header <= Last && Last <= Back &&
              (Target <= Header || Target > Back)) ||
             (Target > Last && Last < Header && Back < Target))
           Blk.BranchIsLoop = true;
+      }
+      // The threads on each arm, for the analyses that follow the threads
+      // into each block (BlockThreads): a role's branch on %tid.x, taken
+      // once. A branch over a role's whole body counts as the guard of the
+      // loops in it (BranchIsLoop, for reconvergence), but it is decided
+      // once per thread all the same; a branch inside a loop is not used.
+      if (P.TrueFor && !InsideLoop && !E.ReturnArm && E.Succs.size() == 2 &&
+          E.Succs[0] != K && E.Succs[1] != K && E.Succs[0] != E.Succs[1]) {
+        auto Mask = std::make_shared<std::vector<uint8_t>>(MaxThreads, 0);
+        for (unsigned T = 0; T < MaxThreads; ++T)
+          (*Mask)[T] = P.TrueFor->test(T);
+        Blk.ThreadsOnTrueArm = std::move(Mask);
+        Blk.TrueArmBlock = FirstG[E.Succs[0]];
+        Blk.FalseArmBlock = FirstG[E.Succs[1]];
       }
     }
     for (unsigned S : E.Succs) {
