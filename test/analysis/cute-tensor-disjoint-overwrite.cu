@@ -105,3 +105,46 @@ __global__ void __launch_bounds__(256) correction_like(uint32_t v, int tiles) {
 
 template __global__ void correction_like<false>(uint32_t, int);
 template __global__ void correction_like<true>(uint32_t, int);
+
+// A helper of the kernel's own that returns the statistics tensor, moved
+// onto V1 inside it: its columns are not those of a fresh fragment at 0,
+// so its span does not rule the overwrite out.
+__device__ auto stats_view() {
+  UmmaTiledMma<128, 128> mma;
+  Tensor tStS = partition_fragment_C(mma, tuple<C<128>, C<128>>{});
+  Tensor tStS_v = tStS.compose(StatLayout{});
+  tStS_v.data() = tStS_v.data().get() + uint32_t(TmemAllocation::V1);
+  return tStS_v;
+}
+
+__global__ void __launch_bounds__(256) helper_view(uint32_t v) {
+  __shared__ uint32_t tmem_base;
+  TMEM::Allocator1Sm alloc;
+  const int warp = threadIdx.x / 32;
+  if (warp == 0) {
+    alloc.allocate(512, &tmem_base);
+    alloc.release_allocation_lock();
+  }
+  __syncthreads();
+  if (warp >= 4) {
+    UmmaTiledMma<128, 128> mma;
+    Tensor tStS = partition_fragment_C(mma, tuple<C<128>, C<128>>{});
+    Tensor tStS_v = tStS.compose(StatLayout{});
+    tStS_v.data() = tStS_v.data().get() + uint32_t(TmemAllocation::V1);
+    auto tiled_loadv = make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tStS_v);
+    Tensor tV1 = tiled_loadv.get_slice(threadIdx.x % 128).partition_S(tStS_v);
+    uint32_t stats[8];
+    copy(tiled_loadv, tV1, stats);
+    Tensor tOver = stats_view();
+    auto tiled_store = make_tmem_copy(SM100_TMEM_STORE_32dp32b2x{}, tOver);
+    Tensor tS = tiled_store.get_slice(threadIdx.x % 128).partition_D(tOver);
+    uint32_t p[2] = {stats[0] + v, stats[1]};
+    // CHECK: cute-tensor-disjoint-overwrite.cu:[[@LINE+1]]:5: warning: tcgen05.st overwrites columns that an earlier tcgen05.ld of this thread may still be reading; PTX ISA 9.4 orders an ld before a later st of the same warp, earlier versions (9.1, CUDA 13.0) do not: wait for the load with tcgen05.wait::ld first to be correct under both (rules §5.1, §5.2) [tmem-missing-wait-ld]
+    copy(tiled_store, p, tS);
+    wait_ld();
+    wait_st();
+  }
+  __syncthreads();
+  if (warp == 0)
+    alloc.free(tmem_base, 512);
+}

@@ -139,6 +139,17 @@ bool isNamed(const NamedDecl *D, StringRef Name) {
   return D && D->getIdentifier() && D->getName() == Name;
 }
 
+/// True if \p D is declared in CuTe (namespace cute, members of its
+/// classes included).
+bool inCute(const Decl *D) {
+  for (const DeclContext *DC = D ? D->getDeclContext() : nullptr; DC;
+       DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getIdentifier() && NS->getName() == "cute")
+      return true;
+  return false;
+}
+
 /// \p E without wrappers and copies (`Tensor t = u;`, a tensor or pointer
 /// passed by value): what it was copied from.
 const Expr *throughCopies(const Expr *E) {
@@ -401,9 +412,11 @@ CuteTmemTensors::madeBy(const CallExpr *CE, const Frame &F, unsigned Depth) {
   }
   // A tensor made from no address at all: CuTe's fragments
   // (`partition_fragment_C`, tmem_frg::make) start at make_tmem_ptr(), 0;
-  // the kernel moves them onto its allocation.
+  // the kernel moves them onto its allocation. A helper of the kernel's own
+  // that returns one may have moved it already (`auto v = stats();`): its
+  // columns are not known here.
   if (Parents.empty()) {
-    if (AnyAddress)
+    if (AnyAddress || !inCute(FD))
       return std::nullopt;
     return withExtent(zeroAddress(), CE->getType());
   }
