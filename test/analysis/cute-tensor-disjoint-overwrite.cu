@@ -1,5 +1,5 @@
-// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld' %s -- -std=c++17 -I%S/Inputs/cute 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
-// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld' %s -- -std=c++17 -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-missing-wait-st' %s -- -std=c++17 -I%S/Inputs/cute 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
+// RUN: not %tmemcheck --checks='-*,tmem-missing-wait-ld,tmem-missing-wait-st' %s -- -std=c++17 -I%S/Inputs/cute -DSTUB_TCGEN05_ENABLED 2>&1 | FileCheck %s --implicit-check-not="[tmem-"
 //
 // The correction warpgroup of CUTLASS 77's FMHA
 // (sm100_fmha_fwd_mainloop_tma_warpspecialized.hpp:1024-1036) loads the
@@ -66,9 +66,12 @@ __global__ void __launch_bounds__(256) correction_like(uint32_t v, int tiles) {
     Tensor tV1 = tiled_loadv.get_slice(threadIdx.x % 128).partition_S(tStS_v);
     for (int tile = 0; tile < tiles; ++tile) {
       // Hands the previous tile's statistics back to softmax 1, whose load
-      // is still in flight: the first place it must be complete.
-      // CHECK: cute-tensor-disjoint-overwrite.cu:[[@LINE+2]]:7: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
-      // CHECK: cute-tensor-disjoint-overwrite.cu:[[@LINE+3]]:7: note: the tcgen05.ld is issued here
+      // is still in flight: the first place it must be complete. With the
+      // rescale written over the statistics, its stores are still in flight
+      // there too (tmem-missing-wait-st).
+      // CHECK: cute-tensor-disjoint-overwrite.cu:[[@LINE+3]]:7: error: this mbarrier arrive lets other threads reuse columns that a tcgen05.ld of this thread may still be reading; wait for the load with tcgen05.wait::ld first (rules §5.2) [tmem-missing-wait-ld]
+      // CHECK: cute-tensor-disjoint-overwrite.cu:[[@LINE+4]]:7: note: the tcgen05.ld is issued here
+      // CHECK: cute-tensor-disjoint-overwrite.cu:[[@LINE+1]]:7: error: this mbarrier arrive lets other threads read columns that a tcgen05.st of this thread may still be writing; complete the store with tcgen05.wait::st first (rules §5.2) [tmem-missing-wait-st]
       mbar_arrive(&s1_c);
       uint32_t stats[8];
       copy(tiled_loadv, tV1, stats);

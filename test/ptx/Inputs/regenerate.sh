@@ -39,7 +39,8 @@ for variant in "cute-tensor-runtime-stage:" \
   "cute-tensor-runtime-stage-overlaid:-DS1_COLUMN=0" \
   "cute-tensor-chosen-pipeline:" \
   "cute-tensor-chosen-pipeline-store-s0:-DSTORE_S0" \
-  "raw-role-columns:" "raw-role-columns-overlaid:-DS1_COLUMN=0"; do
+  "raw-role-columns:" "raw-role-columns-overlaid:-DS1_COLUMN=0" \
+  "cute-tensor-disjoint-overwrite:"; do
   out="${variant%%:*}"
   macro="${variant#*:}"
   src="${out%-overlaid}"
