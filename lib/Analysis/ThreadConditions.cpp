@@ -174,7 +174,7 @@ ThreadConditions::parseAtom(const std::pair<std::string, unsigned> &Cond) {
     A.IntervalLhs = intern(Lhs);
   }
   std::string Op, Rhs;
-  if (roleTest(Cond, Lhs, Op, Rhs)) {
+  if (RoleTexts.contains(Cond.first) && roleTest(Cond, Lhs, Op, Rhs)) {
     A.Role = true;
     A.RoleLhs = intern(Lhs);
     A.RoleOp = intern(Op);
@@ -243,7 +243,13 @@ ThreadConditions::ThreadConditions(const KernelGraph &G,
     : G(G), CD(CD), Cache(G.Blocks.size()), Done(G.Blocks.size(), 0),
       InProgress(G.Blocks.size(), 0), AnyRouteCache(G.Blocks.size()),
       AnyRouteDone(G.Blocks.size(), 0), BlockAtoms(G.Blocks.size()),
-      AtomsDone(G.Blocks.size(), 0) {}
+      AtomsDone(G.Blocks.size(), 0) {
+  for (const Block &B : G.Blocks)
+    if (!B.BranchKey.empty() && !B.BranchIsLoop && B.BranchUniformity &&
+        (*B.BranchUniformity == Uniformity::WarpUniform ||
+         *B.BranchUniformity == Uniformity::ThreadVariant))
+      RoleTexts.insert(B.BranchKey);
+}
 
 const ThreadConditions::Conditions &ThreadConditions::of(unsigned B) {
   if (Done[B])

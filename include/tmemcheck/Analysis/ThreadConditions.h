@@ -18,6 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <optional>
@@ -124,6 +125,10 @@ private:
   std::vector<std::vector<unsigned>> BlockAtoms;
   std::vector<uint8_t> AtomsDone;
   llvm::StringMap<unsigned> Strings;
+  /// Condition texts of branches that select threads (warp-uniform or
+  /// thread-variant, not a loop's own test): only these are read as role
+  /// tests. A loop counter's `s < n` and `s == n - 1` are not exclusive.
+  llvm::StringSet<> RoleTexts;
 };
 
 } // namespace tmemcheck

@@ -61,3 +61,10 @@ for variant in "reuse-race-roles:" "reuse-race-roles-wrong-stage:-DWRONG_STAGE";
     ../../checks/reuse-race-roles.cu -o "$out.ptx"
   sed -i "s|\"$PWD/|\"|" "$out.ptx"
 done
+# A release in the last trip of a loop of run-time trip count
+# (../../checks/missing-wait-ld-loop-counter-release.cu; ../loop-counter-release.test).
+"$nvcc" -gencode arch=compute_100a,code=sm_100a -std=c++17 \
+  -I../../analysis/Inputs/cute -ptx -lineinfo \
+  ../../checks/missing-wait-ld-loop-counter-release.cu \
+  -o missing-wait-ld-loop-counter-release.ptx
+sed -i "s|\"$PWD/|\"|" missing-wait-ld-loop-counter-release.ptx
