@@ -15,10 +15,6 @@ namespace tmemcheck {
 
 namespace {
 
-/// The operand of warp-collective \p E that provably differs between the
-/// lanes of a warp (AbstractValue::LaneVariant), with what it is, or
-/// nullptr. Checked in this order: the TMEM address (ld, st, dealloc), the
-/// column count (alloc, dealloc), the slot address (alloc).
 /// Whether two lanes of one warp that may both run the block (\p Threads,
 /// null for every thread) hold different values of \p V. A value known
 /// thread by thread is compared in those lanes only: the lanes of warps
@@ -45,6 +41,10 @@ bool differsInRunningLanes(const AbstractValue &V, const ThreadMask &Threads) {
   return false;
 }
 
+/// The operand of warp-collective \p E that provably differs between the
+/// lanes of a warp that may run it (\p Threads), with what it is, or
+/// nullptr. Checked in this order: the TMEM address (ld, st, dealloc), the
+/// column count (alloc, dealloc), the slot address (alloc).
 const OperandValue *laneVariantOperand(const Event &E,
                                        const ThreadMask &Threads,
                                        const char *&What) {

@@ -129,7 +129,8 @@ cl::opt<std::string> ResourceDir("resource-dir",
 cl::opt<unsigned> MaxCallDepth("max-call-depth",
                                cl::desc("Inlining depth of device callees "
                                         "(default 16, at most 128)"),
-                               cl::init(16), cl::cat(Category));
+                               cl::init(FrontendLimits().MaxCallDepth),
+                               cl::cat(Category));
 cl::opt<unsigned> MaxEvents("max-events",
                             cl::desc("Event budget per kernel (default "
                                      "500000)"),

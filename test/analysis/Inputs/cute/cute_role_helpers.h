@@ -31,3 +31,31 @@ __device__ inline void wait_ld() { asm volatile("tcgen05.wait::ld.sync.aligned;"
 // CUTLASS's own stage index (after the helpers, whose lines tests pin).
 #include "../cutlass/cutlass_pipeline_state.h"
 using cutlass::PipelineState;
+
+// The load tests' raw-asm pieces (after the helpers above, whose lines
+// tests pin): a 32x32b.x4 load, warp 0's 128-column allocation with each
+// warp's lane quarter, and the writer role that refills a released stage
+// (an st, completed) and hands it back on "full".
+__device__ inline void ld_x4(uint32_t taddr, uint32_t (&r)[4]) {
+  asm volatile("tcgen05.ld.sync.aligned.32x32b.x4.b32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(taddr));
+}
+__device__ inline uint32_t alloc_lane_quarter(int warp, uint32_t *tmem_base) {
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
+        (uint32_t)__cvta_generic_to_shared(tmem_base)));
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  }
+  __syncthreads();
+  return *tmem_base + ((uint32_t(warp % 4) * 32) << 16);
+}
+__device__ inline void refill_stages(uint32_t tmem_base, uint64_t *empty,
+                                     uint64_t *full, int tiles) {
+  for (int t = 0; t < tiles; ++t) {
+    mbar_wait(empty, t & 1);
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(tmem_base), "r"(t));
+    asm volatile("tcgen05.wait::st.sync.aligned;");
+    mbar_arrive(full);
+  }
+}
