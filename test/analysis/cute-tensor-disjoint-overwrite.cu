@@ -152,3 +152,37 @@ __global__ void __launch_bounds__(256) helper_view(uint32_t v) {
   }
   free_all(warp, tmem_base);
 }
+
+// The same with the fragment passed in: a helper of the kernel's own may
+// move the tensor it is given past that tensor's span, so its result is
+// not bounded by it.
+template <class T> __device__ auto at_v1(T tStS) {
+  Tensor tStS_v = tStS.compose(StatLayout{});
+  tStS_v.data() = tStS_v.data().get() + uint32_t(TmemAllocation::V1);
+  return tStS_v;
+}
+
+__global__ void __launch_bounds__(256) helper_moves_fragment(uint32_t v) {
+  __shared__ uint32_t tmem_base;
+  const int warp = threadIdx.x / 32;
+  allocate_all(warp, &tmem_base);
+  if (warp >= 4) {
+    UmmaTiledMma<128, 128> mma;
+    Tensor tStS = partition_fragment_C(mma, tuple<C<128>, C<128>>{});
+    Tensor tStS_v = tStS.compose(StatLayout{});
+    tStS_v.data() = tStS_v.data().get() + uint32_t(TmemAllocation::V1);
+    auto tiled_loadv = make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, tStS_v);
+    Tensor tV1 = tiled_loadv.get_slice(threadIdx.x % 128).partition_S(tStS_v);
+    uint32_t stats[8];
+    copy(tiled_loadv, tV1, stats);
+    Tensor tOver = at_v1(partition_fragment_C(mma, tuple<C<128>, C<128>>{}));
+    auto tiled_store = make_tmem_copy(SM100_TMEM_STORE_32dp32b2x{}, tOver);
+    Tensor tS = tiled_store.get_slice(threadIdx.x % 128).partition_D(tOver);
+    uint32_t p[2] = {stats[0] + v, stats[1]};
+    // CHECK: cute-tensor-disjoint-overwrite.cu:[[@LINE+1]]:5: warning: tcgen05.st overwrites columns that an earlier tcgen05.ld of this thread may still be reading; PTX ISA 9.4 orders an ld before a later st of the same warp, earlier versions (9.1, CUDA 13.0) do not: wait for the load with tcgen05.wait::ld first to be correct under both (rules §5.1, §5.2) [tmem-missing-wait-ld]
+    copy(tiled_store, p, tS);
+    wait_ld();
+    wait_st();
+  }
+  free_all(warp, tmem_base);
+}

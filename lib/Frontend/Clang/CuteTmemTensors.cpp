@@ -410,13 +410,17 @@ CuteTmemTensors::madeBy(const CallExpr *CE, const Frame &F, unsigned Depth) {
              T.getNonReferenceType()->isIntegerType())
       AnyAddress = true;
   }
+  // Only CuTe's own functions are known not to move what they return. A
+  // helper of the kernel's own that returns a TMEM tensor may have moved
+  // it (`auto v = stats();`, `auto v = at_v1(frag);`): its columns are not
+  // known here.
+  if (!inCute(FD))
+    return std::nullopt;
   // A tensor made from no address at all: CuTe's fragments
   // (`partition_fragment_C`, tmem_frg::make) start at make_tmem_ptr(), 0;
-  // the kernel moves them onto its allocation. A helper of the kernel's own
-  // that returns one may have moved it already (`auto v = stats();`): its
-  // columns are not known here.
+  // the kernel moves them onto its allocation.
   if (Parents.empty()) {
-    if (AnyAddress || !inCute(FD))
+    if (AnyAddress)
       return std::nullopt;
     return withExtent(zeroAddress(), CE->getType());
   }
