@@ -7,15 +7,6 @@
 // the second. (The second load's note used to be dropped: its finding had
 // the same check, place and message, and only the first was kept.)
 #include "cute_role_helpers.h"
-// Warp 0 allocates 128 columns for the block.
-__device__ inline void alloc_128(int warp, uint32_t *tmem_base) {
-  if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(
-        (uint32_t)__cvta_generic_to_shared(tmem_base)));
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
-  }
-  __syncthreads();
-}
 // The writer warp: both halves once the readers released them.
 __device__ inline void write_both_halves(uint32_t tmem_base, uint64_t *full,
                                          uint64_t *empty, int tiles) {
@@ -31,7 +22,7 @@ __global__ void __launch_bounds__(256) two_halves(float *out, int tiles) {
   __shared__ uint32_t tmem_base;
   __shared__ uint64_t full, empty;
   int warp = canonical_warp_idx_sync();
-  alloc_128(warp, &tmem_base);
+  alloc_lane_quarter(warp, &tmem_base);
   uint32_t taddr = tmem_base + ((uint32_t(warp % 4) * 32) << 16);
   if (warp < 4) {
     for (int t = 0; t < tiles; ++t) {
@@ -60,7 +51,7 @@ __global__ void __launch_bounds__(256) two_halves_waited(float *out, int tiles) 
   __shared__ uint32_t tmem_base;
   __shared__ uint64_t full, empty;
   int warp = canonical_warp_idx_sync();
-  alloc_128(warp, &tmem_base);
+  alloc_lane_quarter(warp, &tmem_base);
   uint32_t taddr = tmem_base + ((uint32_t(warp % 4) * 32) << 16);
   if (warp < 4) {
     for (int t = 0; t < tiles; ++t) {
