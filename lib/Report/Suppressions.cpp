@@ -50,16 +50,25 @@ const Suppressions::FileInfo &Suppressions::fileInfo(const std::string &Path) {
   if (It != Files.end())
     return It->second;
   FileInfo Info;
-  if (auto Buf = llvm::MemoryBuffer::getFile(Path)) {
-    llvm::SmallVector<llvm::StringRef, 0> Parts;
-    (*Buf)->getBuffer().split(Parts, '\n');
-    for (llvm::StringRef P : Parts) {
-      if (P.contains("NOLINTBEGIN") || P.contains("NOLINTEND"))
-        Info.BlockMarkerLines.push_back(Info.Lines.size());
-      Info.Lines.push_back(P.rtrim("\r").str());
-    }
-  }
+  if (auto Buf = llvm::MemoryBuffer::getFile(Path))
+    Info = index((*Buf)->getBuffer());
   return Files.insert({Path, std::move(Info)}).first->second;
+}
+
+Suppressions::FileInfo Suppressions::index(llvm::StringRef Text) {
+  FileInfo Info;
+  llvm::SmallVector<llvm::StringRef, 0> Parts;
+  Text.split(Parts, '\n');
+  for (llvm::StringRef P : Parts) {
+    if (P.contains("NOLINTBEGIN") || P.contains("NOLINTEND"))
+      Info.BlockMarkerLines.push_back(Info.Lines.size());
+    Info.Lines.push_back(P.rtrim("\r").str());
+  }
+  return Info;
+}
+
+void Suppressions::setContents(llvm::StringRef Path, llvm::StringRef Text) {
+  Files[Path] = index(Text);
 }
 
 bool Suppressions::isSuppressed(const Finding &F) {

@@ -15,11 +15,15 @@
 #include "tmemcheck/Checks/CheckFilter.h"
 #include "tmemcheck/Checks/KernelCheckRun.h"
 #include "tmemcheck/Config/Config.h"
+#include "tmemcheck/Driver/FileSettings.h"
+#include "tmemcheck/Driver/KernelAnalysis.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Frontend/NvccCommandLine.h"
 #include "tmemcheck/Frontend/PtxCoverage.h"
 #include "tmemcheck/Frontend/PtxFrontend.h"
+#include "tmemcheck/Lsp/LspProtocol.h"
+#include "tmemcheck/Lsp/LspServer.h"
 #include "tmemcheck/Report/Baseline.h"
 #include "tmemcheck/Report/ExportFixes.h"
 #include "tmemcheck/Report/Fingerprint.h"
@@ -279,6 +283,12 @@ cl::opt<std::string> CrashInKernelForTesting(
     cl::desc("Crash deliberately while checking the kernel of this name "
              "(tests the per-kernel crash isolation of .ptx modules)"),
     cl::Hidden, cl::cat(Category));
+cl::opt<bool> Lsp("lsp",
+                  cl::desc("Run as a Language Server Protocol server on "
+                           "stdin/stdout for editors (docs/editors.md): the "
+                           "open buffers are analysed as they are edited; "
+                           "the other flags apply to every file"),
+                  cl::cat(Category));
 cl::opt<bool> DumpEvents("dump-events",
                          cl::desc("Print the event graph of every kernel "
                                   "(for debugging tmemcheck)"),
@@ -332,6 +342,24 @@ Examples:
 Exit status: 0 no findings, 1 findings, 2 tmemcheck could not do its job
 (bad flags, unreadable input, a file that did not compile).
 )");
+
+/// Where the check pages are for the language server's links: the docs
+/// installed next to the executable (<prefix>/share/doc/tmemcheck), else
+/// those of the source tree it was built from; empty when neither exists.
+std::string defaultDocsBase(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&defaultDocsBase));
+  SmallString<256> Installed(
+      sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Installed, "share", "doc", "tmemcheck");
+  for (StringRef Dir : {StringRef(Installed), StringRef(TMEMCHECK_DOCS_DIR)}) {
+    SmallString<256> Page(Dir);
+    sys::path::append(Page, "checks", "tmem-leak.md");
+    if (sys::fs::exists(Page))
+      return lsp::pathToUri(Dir);
+  }
+  return "";
+}
 
 void printVersion(raw_ostream &OS) {
   OS << "tmemcheck " << TMEMCHECK_VERSION << " (LLVM " << LLVM_VERSION_STRING
@@ -519,11 +547,13 @@ int main(int argc, const char **argv) {
   // command, so the driver must not reject them here.
   int Argc = argc;
   std::unique_ptr<clang::tooling::CompilationDatabase> Fixed;
+  std::vector<std::string> FixedArgs;
   for (int I = 1; I < argc; ++I) {
     if (StringRef(argv[I]) != "--")
       continue;
+    FixedArgs.assign(argv + I + 1, argv + argc);
     Fixed = std::make_unique<clang::tooling::FixedCompilationDatabase>(
-        ".", std::vector<std::string>(argv + I + 1, argv + argc));
+        ".", FixedArgs);
     Argc = I;
     break;
   }
@@ -560,18 +590,30 @@ int main(int argc, const char **argv) {
   // Checks come from the nearest .tmemcheck.yaml, then --checks (clang-tidy
   // order: the command line wins).
   ConfigFinder Configs(ConfigFile);
+  // A flag given on the command line wins over the file's config.
+  SettingOverrides Overrides;
+  Overrides.Checks = Checks;
+  Overrides.WarningsAsErrors = WarningsAsErrors;
+  auto IfGiven = [](const auto &Flag) {
+    using T = std::decay_t<decltype(Flag.getValue())>;
+    return Flag.getNumOccurrences() ? std::optional<T>(Flag.getValue())
+                                    : std::nullopt;
+  };
+  Overrides.MaxCallDepth = IfGiven(MaxCallDepth);
+  Overrides.MaxEvents = IfGiven(MaxEvents);
+  Overrides.MaxKernelSeconds = IfGiven(MaxKernelSeconds);
+  Overrides.MaxLoopIterations = IfGiven(MaxLoopIterations);
+  Overrides.AssumeCtasPerSm = IfGiven(AssumeCtasPerSm);
+  Overrides.CoverageCheck = IfGiven(CoverageCheck);
+  Overrides.RequireComplete = IfGiven(RequireComplete);
+  Overrides.GpuArchGiven = GpuArch.getNumOccurrences() > 0;
+  Overrides.ProfileGiven = Profile.getNumOccurrences() > 0;
   std::set<std::string> UnmatchedGlobs;
   auto FiltersFor = [&](const Config &C, CheckFilter &Enabled,
                         CheckFilter &AsErrors) -> bool {
     std::vector<std::string> Unmatched;
-    std::string Error;
-    Enabled = CheckFilter::create(C.Checks + "," + Checks, Unmatched, Error);
-    if (Error.empty())
-      AsErrors = CheckFilter::createWithoutDefaults(
-          C.WarningsAsErrors + "," + WarningsAsErrors, Unmatched, Error);
-    if (!Error.empty()) {
-      errs() << "tmemcheck: error: " << (C.Path.empty() ? "" : C.Path + ": ")
-             << Error << '\n';
+    if (Error E = checkFiltersFor(C, Overrides, Enabled, AsErrors, Unmatched)) {
+      errs() << "tmemcheck: error: " << toString(std::move(E)) << '\n';
       return false;
     }
     UnmatchedGlobs.insert(Unmatched.begin(), Unmatched.end());
@@ -698,6 +740,47 @@ int main(int argc, const char **argv) {
     return ExitToolError;
   }
 
+  FrontendOptions FOpts;
+  FOpts.GpuArch = GpuArch;
+  FOpts.CudaPath = CudaPath;
+  FOpts.ResourceDir = ResourceDir;
+  FOpts.NoCuda = NoCuda;
+  FOpts.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
+  if (Profile != "nvcc" && Profile != "clang") {
+    errs() << "tmemcheck: error: --profile must be 'nvcc' or 'clang', not '"
+           << Profile << "'\n";
+    return ExitToolError;
+  }
+  FOpts.NvccProfile = Profile == "nvcc";
+  FOpts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  FOpts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  FOpts.RemovedArgs.assign(RemovedArgs.begin(), RemovedArgs.end());
+  std::string EnvError;
+  std::optional<CudaEnvironment> Env = CudaEnvironment::detect(FOpts, EnvError);
+  if (!Env) {
+    errs() << "tmemcheck: error: " << EnvError << '\n';
+    return ExitToolError;
+  }
+  if (Lsp) {
+    if (!SourcePaths.empty()) {
+      errs() << "tmemcheck: error: --lsp takes no input files: the editor "
+                "opens them\n";
+      return ExitToolError;
+    }
+    lsp::ServerOptions SO(*Env, Overrides);
+    SO.ConfigFile = ConfigFile;
+    SO.BuildPath = BuildPath;
+    if (Fixed)
+      SO.FixedArgs = FixedArgs;
+    SO.HelpBase =
+        SarifHelpBase.getNumOccurrences()
+            ? std::string(SarifHelpBase)
+            : Reference->SarifHelpBase.value_or(defaultDocsBase(argv[0]));
+    SO.Version = TMEMCHECK_VERSION;
+    SO.CrashInKernel = CrashInKernelForTesting;
+    return lsp::runLanguageServer(std::move(SO), stdin, outs());
+  }
+
   std::vector<std::string> Sources(SourcePaths.begin(), SourcePaths.end());
   if (Sources.empty() && BuildPath.empty()) {
     errs() << "tmemcheck: error: no input files (see --help)\n";
@@ -724,49 +807,8 @@ int main(int argc, const char **argv) {
   if (OnlyShard)
     Sources = selectShard(Sources, *OnlyShard);
 
-  FrontendOptions FOpts;
-  FOpts.GpuArch = GpuArch;
-  FOpts.CudaPath = CudaPath;
-  FOpts.ResourceDir = ResourceDir;
-  FOpts.NoCuda = NoCuda;
-  FOpts.GpuArchExplicit = GpuArch.getNumOccurrences() > 0;
-  if (Profile != "nvcc" && Profile != "clang") {
-    errs() << "tmemcheck: error: --profile must be 'nvcc' or 'clang', not '"
-           << Profile << "'\n";
-    return ExitToolError;
-  }
-  FOpts.NvccProfile = Profile == "nvcc";
-  FOpts.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
-  FOpts.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
-  FOpts.RemovedArgs.assign(RemovedArgs.begin(), RemovedArgs.end());
-  std::string EnvError;
-  std::optional<CudaEnvironment> Env = CudaEnvironment::detect(FOpts, EnvError);
-  if (!Env) {
-    errs() << "tmemcheck: error: " << EnvError << '\n';
-    return ExitToolError;
-  }
-  // The parse of a file follows its config's `Compat:` (target, profile,
-  // defines, include directories, arguments); --gpu-arch and --extra-arg on
-  // the command line win.
-  auto EnvironmentFor =
-      [&](const Config &C,
-          std::string &Error) -> std::optional<CudaEnvironment> {
-    if (!C.Compat)
-      return *Env;
-    std::optional<std::string> Arch;
-    if (!GpuArch.getNumOccurrences())
-      Arch = C.Compat->GpuArch;
-    std::optional<bool> NvccProfile;
-    if (C.Compat->Profile && !Profile.getNumOccurrences())
-      NvccProfile = *C.Compat->Profile == "nvcc";
-    std::optional<CudaEnvironment> E = Env->withCompat(
-        Arch, NvccProfile,
-        C.Compat->parseArguments(sys::path::parent_path(C.Path)), Error,
-        C.Compat->ExtraArgsBefore, C.Compat->RemovedArgs);
-    if (!E)
-      Error = C.Path + ": Compat: " + Error;
-    return E;
-  };
+  // Each file's settings: its config's, with the command line's on top.
+  FileSettingsResolver Resolver(*Env, Overrides);
   if (PrintParseCommand) {
     for (const std::string &File : Sources) {
       llvm::Expected<Config> C = Configs.forFile(File);
@@ -774,12 +816,13 @@ int main(int argc, const char **argv) {
         errs() << "tmemcheck: error: " << toString(C.takeError()) << '\n';
         return ExitToolError;
       }
-      std::string EnvError;
-      std::optional<CudaEnvironment> FileEnv = EnvironmentFor(*C, EnvError);
-      if (!FileEnv) {
-        errs() << "tmemcheck: error: " << EnvError << '\n';
+      Expected<FileSettings> Settings = Resolver.resolve(*C);
+      if (!Settings) {
+        errs() << "tmemcheck: error: " << toString(Settings.takeError())
+               << '\n';
         return ExitToolError;
       }
+      const CudaEnvironment *FileEnv = &*Settings->Env;
       std::vector<clang::tooling::CompileCommand> Commands =
           Compilations->getCompileCommands(File);
       if (Commands.empty()) {
@@ -804,38 +847,6 @@ int main(int argc, const char **argv) {
     }
     return ExitClean;
   }
-
-  // Bounds and launch assumptions per file: a flag given on the command
-  // line, else the file's .tmemcheck.yaml, else the flag's default.
-  struct FileLimits {
-    FrontendLimits Frontend;
-    AnalysisLimits Analysis;
-    unsigned AssumedCtasPerSm = 0; ///< the launch assumption, 0: none
-    bool CoverageCheck = false;    ///< --coverage-check
-    /// An incomplete kernel keeps the run from exiting 0.
-    bool RequireComplete = true;
-  };
-  auto LimitsOf = [](const Config &C) {
-    auto Pick = [](const auto &Flag, const auto &FromConfig) {
-      using T = std::decay_t<decltype(Flag.getValue())>;
-      return Flag.getNumOccurrences() || !FromConfig ? T(Flag.getValue())
-                                                     : T(*FromConfig);
-    };
-    FileLimits L;
-    L.Frontend.MaxCallDepth = Pick(MaxCallDepth, C.MaxCallDepth);
-    L.Frontend.MaxEventsPerKernel = Pick(MaxEvents, C.MaxEvents);
-    L.Analysis.MaxKernelSeconds = Pick(MaxKernelSeconds, C.MaxKernelSeconds);
-    L.Analysis.MaxLoopIterations = Pick(MaxLoopIterations, C.MaxLoopIterations);
-    L.Frontend.MaxKernelSeconds = L.Analysis.MaxKernelSeconds;
-    L.AssumedCtasPerSm = Pick(AssumeCtasPerSm, C.AssumeCtasPerSm);
-    L.Frontend.Roots.UnreferencedDeviceFunctions =
-        C.DeviceFunctionRoots.value_or(true);
-    L.Frontend.Roots.Functions = C.RootFunctions;
-    L.Frontend.Roots.Instantiations = C.Instantiate;
-    L.CoverageCheck = Pick(CoverageCheck, C.CoverageCheck);
-    L.RequireComplete = Pick(RequireComplete, C.RequireComplete);
-    return L;
-  };
 
   // --report=html: stdout is the page and nothing else, the findings'
   // text goes to stderr with the remarks.
@@ -878,57 +889,29 @@ int main(int argc, const char **argv) {
   };
   std::vector<FileOutcome> Outcomes(Sources.size());
   // Per-file configuration, read before the parallel part.
-  std::vector<CheckFilter> EnabledFor(Sources.size()),
-      AsErrorsFor(Sources.size());
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
-  std::vector<FileLimits> LimitsFor(Sources.size());
-  std::vector<std::map<std::string, std::string>> SeverityFor(Sources.size());
-  std::vector<std::optional<CudaEnvironment>> EnvFor(Sources.size());
-  // The user API models of each config file, decoded once.
-  std::map<std::string, std::unique_ptr<UserApiModelTable>> ModelsOfConfig;
+  std::vector<FileSettings> SettingsFor(Sources.size());
   std::set<std::string> UnknownSeverityChecks, ConfigErrors;
   for (size_t I = 0; I < Sources.size(); ++I) {
     llvm::Expected<Config> C = Configs.forFile(Sources[I]);
-    if (!C) {
+    Expected<FileSettings> S =
+        C ? Resolver.resolve(*C) : Expected<FileSettings>(C.takeError());
+    if (!S) {
       // Once per config file, however many files it governs.
-      std::string Message = toString(C.takeError());
+      std::string Message = toString(S.takeError());
       if (ConfigErrors.insert(Message).second)
         errs() << "tmemcheck: error: " << Message << '\n';
       ConfigBroken[I] = 1;
       continue;
     }
-    LimitsFor[I] = LimitsOf(*C);
-    std::string EnvError;
-    EnvFor[I] = EnvironmentFor(*C, EnvError);
-    if (!EnvFor[I]) {
-      errs() << "tmemcheck: error: " << EnvError << '\n';
-      ConfigBroken[I] = 1;
-      continue;
-    }
-    if (!C->ApiModels.empty()) {
-      std::unique_ptr<UserApiModelTable> &Models = ModelsOfConfig[C->Path];
-      if (!Models) {
-        // The loader decoded every model already; this cannot fail.
-        Expected<UserApiModelTable> T = UserApiModelTable::create(C->ApiModels);
-        if (!T) {
-          errs() << "tmemcheck: error: " << C->Path << ": "
-                 << toString(T.takeError()) << '\n';
-          ConfigBroken[I] = 1;
-          continue;
-        }
-        Models = std::make_unique<UserApiModelTable>(std::move(*T));
-      }
-      LimitsFor[I].Frontend.UserModels = Models.get();
-    }
-    SeverityFor[I] = C->CheckSeverity;
-    for (const auto &[Check, Level] : C->CheckSeverity)
-      if (!CheckRegistry::find(Check) &&
-          UnknownSeverityChecks.insert(Check).second)
+    SettingsFor[I] = std::move(*S);
+    for (const std::string &Check : SettingsFor[I].UnknownSeverityChecks)
+      if (UnknownSeverityChecks.insert(Check).second)
         errs() << "tmemcheck: warning: CheckSeverity in " << C->Path
                << " names an unknown check '" << Check << "'\n";
-    if (!FiltersFor(*C, EnabledFor[I], AsErrorsFor[I])) {
-      ConfigBroken[I] = 1;
-    } else if (EnablesNoCheck(EnabledFor[I])) {
+    UnmatchedGlobs.insert(SettingsFor[I].UnmatchedGlobs.begin(),
+                          SettingsFor[I].UnmatchedGlobs.end());
+    if (EnablesNoCheck(SettingsFor[I].Enabled)) {
       std::string Message = "no checks enabled for the files under " + C->Path;
       if (ConfigErrors.insert(Message).second)
         errs() << "tmemcheck: error: " << Message << '\n';
@@ -1076,11 +1059,7 @@ int main(int argc, const char **argv) {
       if (Nolint.isSuppressed(F) || (*Baselines)->isSuppressed(F))
         continue;
       ++ReportedByKernel[F.Kernel];
-      if (auto It = SeverityFor[I].find(F.CheckName);
-          It != SeverityFor[I].end())
-        F.Level = It->second == "error" ? Severity::Error : Severity::Warning;
-      if (F.Level == Severity::Warning && AsErrorsFor[I].isEnabled(F.CheckName))
-        F.Level = Severity::Error;
+      F.Level = SettingsFor[I].severityOf(F.CheckName, F.Level);
       Totals.addFinding(F);
       if (Format == OutputFormat::Text)
         Printer.print(F);
@@ -1093,7 +1072,7 @@ int main(int argc, const char **argv) {
       if (auto It = ReportedByKernel.find(V.Kernel);
           It != ReportedByKernel.end())
         V.ReportedFindings = It->second;
-      Totals.addVerdict(V, LimitsFor[I].RequireComplete);
+      Totals.addVerdict(V, SettingsFor[I].RequireComplete);
       if (V.kind() == VerdictKind::Incomplete)
         SarifInfo.Notifications.push_back(
             {"warning",
@@ -1202,12 +1181,10 @@ int main(int argc, const char **argv) {
     std::vector<std::vector<std::unique_ptr<Check>>> WorkerChecks(
         KernelThreads);
     for (std::vector<std::unique_ptr<Check>> &Checks : WorkerChecks)
-      for (const CheckInfo &C : CheckRegistry::all())
-        if (EnabledFor[I].isEnabled(C.Name))
-          Checks.push_back(C.Create());
+      Checks = enabledChecks(SettingsFor[I]);
     llvm::CrashRecoveryContext CRC;
     O.Survived = CRC.RunSafely([&] {
-      const FileLimits &Limits = LimitsFor[I];
+      const FileSettings &Limits = SettingsFor[I];
       // Each kernel is checked as soon as its graph is built, and the graph
       // is dropped: memory holds one kernel's graph, however many the file
       // has.
@@ -1215,58 +1192,40 @@ int main(int argc, const char **argv) {
       // are checked (a kernel it shows unseen parts of is incomplete).
       std::optional<PtxCoverage> Coverage;
       if (Limits.CoverageCheck && !isPtxFile(File))
-        Coverage = ptxCoverageFor(File, *EnvFor[I]);
+        Coverage = ptxCoverageFor(File, *Limits.Env);
       // One kernel's analysis (in worker thread \p W), and what it adds to
       // the file's outcome (on this thread, in kernel order).
-      struct KernelOutcome {
-        std::vector<AnalysisRemark> Remarks;
+      struct DumpedOutcome : KernelOutcome {
         std::string EventDump;
-        KernelCheckResult R;
-        std::optional<KernelReport> KR;
-        double Seconds = 0;
       };
       auto AnalyseKernel = [&](KernelGraph &G,
                                unsigned W) -> std::function<void()> {
-        auto Start = std::chrono::steady_clock::now();
         if (!CrashInKernelForTesting.empty() &&
             G.Name == CrashInKernelForTesting)
           LLVM_BUILTIN_TRAP;
-        auto K = std::make_shared<KernelOutcome>();
+        auto K = std::make_shared<DumpedOutcome>();
         if (Coverage)
           applyPtxCoverage(G, *Coverage);
-        K->Remarks = G.Remarks;
         if (DumpEvents) {
           llvm::raw_string_ostream OS(K->EventDump);
           dumpGraph(G, OS);
         }
-        if (!G.CoResidentCtas && Limits.AssumedCtasPerSm) {
-          G.CoResidentCtas = Limits.AssumedCtasPerSm;
-          G.CoResidentCtasLoc = G.Loc;
-          G.CoResidentCtasAssumed = true;
-        }
-        // The kernel's time budget started with its graph construction.
-        AnalysisContext Ctx(G, KernelBudget(Limits.Analysis, G.BuildSeconds));
-        K->R = runKernelChecks(Ctx, WorkerChecks[W], [&](AnalysisContext &A) {
-          if (Report != ReportKind::None && usesTmem(A.graph()))
-            K->KR = buildResourceReport(A);
-        });
-        K->Seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - Start)
-                         .count();
+        static_cast<KernelOutcome &>(*K) = analyseKernel(
+            G, Limits, WorkerChecks[W], Report != ReportKind::None);
         return [&O, K] {
           ++O.KernelCount;
           O.KernelRemarks.insert(O.KernelRemarks.end(), K->Remarks.begin(),
                                  K->Remarks.end());
           O.EventDump += K->EventDump;
-          KernelCheckResult &R = K->R;
+          KernelCheckResult &R = K->Result;
           O.Verdicts.push_back(std::move(R.Verdict));
           if (R.BudgetRemark) {
             O.KernelRemarks.push_back(std::move(*R.BudgetRemark));
           } else {
             for (Finding &F : R.Findings)
               O.Sink.report(std::move(F));
-            if (K->KR)
-              O.Reports.push_back(std::move(*K->KR));
+            if (K->Report)
+              O.Reports.push_back(std::move(*K->Report));
           }
           O.ChecksSeconds += K->Seconds;
         };
@@ -1277,7 +1236,7 @@ int main(int argc, const char **argv) {
                  ? analyzePtxFile(File, Limits.Frontend,
                                   ParallelKernelConsumer(AnalyseKernel),
                                   KernelThreads)
-                 : analyzeTranslationUnit(*Compilations, File, *EnvFor[I],
+                 : analyzeTranslationUnit(*Compilations, File, *Limits.Env,
                                           Limits.Frontend, CheckKernel);
       if (Coverage) {
         if (!Coverage->Available)

@@ -22,6 +22,9 @@ namespace tmemcheck {
 class Suppressions {
 public:
   bool isSuppressed(const Finding &F);
+  /// Reads the markers of \p Path from \p Text instead of the file (an
+  /// editor's unsaved buffer).
+  void setContents(llvm::StringRef Path, llvm::StringRef Text);
 
 private:
   struct FileInfo {
@@ -31,6 +34,7 @@ private:
     std::vector<unsigned> BlockMarkerLines;
   };
   const FileInfo &fileInfo(const std::string &Path);
+  static FileInfo index(llvm::StringRef Text);
 
   llvm::StringMap<FileInfo> Files;
 };
