@@ -157,3 +157,17 @@ config.substitutions.append((
                               "Inputs", "validate_sarif_schema.py") + " " +
     os.path.join(config.tmemcheck_src_root, "third_party", "sarif",
                  "sarif-schema-2.1.0.json")))
+
+# The language server (test/lsp): a scripted client in Python drives every
+# session; Neovim's built-in LSP client is the real editor client.
+config.substitutions.append((
+    "%lsp-client",
+    "python3 " + os.path.join(config.tmemcheck_src_root, "test", "lsp",
+                              "Inputs", "lsp_client.py")))
+nvim = shutil.which("nvim")
+if nvim:
+    config.available_features.add("nvim")
+    config.substitutions.append(("%nvim", nvim))
+else:
+    lit_config.note("nvim not found: the editor-client test is skipped "
+                    "(scripts/setup.sh installs neovim)")

@@ -53,23 +53,35 @@ SourceLoc locationOf(const StoredDiagnostic &D) {
   return L;
 }
 
-/// The buffers the parse reads instead of the files: the document as the
-/// editor has it (with the config's `Instantiate:` specialisations
-/// appended, as the CLI does) and tmemcheck's embedded headers. The
-/// ASTUnit takes ownership of them.
+/// The document as the editor has it (with the config's `Instantiate:`
+/// specialisations appended, as the CLI does): the parse reads it instead
+/// of the file. The ASTUnit takes ownership of the buffer.
 std::vector<ASTUnit::RemappedFile> remappedFiles(const AnalysisInput &In) {
-  std::vector<ASTUnit::RemappedFile> Files;
   std::string Main = In.Contents;
   if (In.Settings && !In.Settings->Frontend.Roots.Instantiations.empty())
     Main += instantiationsFor(In.Contents,
                               In.Settings->Frontend.Roots.Instantiations);
-  Files.emplace_back(
-      In.Path, llvm::MemoryBuffer::getMemBufferCopy(Main, In.Path).release());
+  return {
+      {In.Path, llvm::MemoryBuffer::getMemBufferCopy(Main, In.Path).release()}};
+}
+
+/// The real file system in \p Directory, with tmemcheck's embedded headers
+/// (the stub CUDA headers, the nvcc profile) in a directory of their own,
+/// as ClangTool's mapped files have them for the CLI: header search finds
+/// them there. They are the same bytes and times at every parse, so a
+/// preamble that includes them stays valid.
+IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+fileSystemFor(llvm::StringRef Directory) {
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
+  auto Embedded = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (auto [Name, Contents] : CudaEnvironment::embeddedHeaders())
-    Files.emplace_back(
-        Name.str(),
-        llvm::MemoryBuffer::getMemBufferCopy(Contents, Name).release());
-  return Files;
+    Embedded->addFile(Name, /*ModificationTime=*/0,
+                      llvm::MemoryBuffer::getMemBuffer(Contents, Name));
+  Overlay->pushOverlay(Embedded);
+  if (!Directory.empty())
+    (void)Overlay->setCurrentWorkingDirectory(Directory);
+  return Overlay;
 }
 
 } // namespace
@@ -82,10 +94,7 @@ DocumentAnalyzer::~DocumentAnalyzer() = default;
 bool DocumentAnalyzer::parse(const AnalysisInput &In, AnalysisOutput &Out) {
   // A file system of its own, in the command's directory (the process's
   // working directory is not the command's).
-  IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
-      llvm::vfs::createPhysicalFileSystem().release());
-  if (!In.Directory.empty())
-    (void)FS->setCurrentWorkingDirectory(In.Directory);
+  IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = fileSystemFor(In.Directory);
   std::vector<ASTUnit::RemappedFile> Remapped = remappedFiles(In);
   if (Unit && UnitArgs == In.ParseArgs && UnitDirectory == In.Directory) {
     // Reparse reuses the preamble when the includes and the files they

@@ -770,7 +770,11 @@ ParseSetup Server::setupFor(const std::string &Path) {
   std::vector<clang::tooling::CompileCommand> Commands;
   std::string Dir = std::string(llvm::sys::path::parent_path(Path));
   if (Opts.FixedArgs) {
-    clang::tooling::FixedCompilationDatabase Fixed(Dir, *Opts.FixedArgs);
+    // Flags given on the server's command line are relative to where it
+    // was started, as for the CLI.
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    clang::tooling::FixedCompilationDatabase Fixed(Cwd, *Opts.FixedArgs);
     Commands = Fixed.getCompileCommands(Path);
   } else if (const clang::tooling::CompilationDatabase *Db =
                  databaseFor(Path, S.Warnings)) {

@@ -11,8 +11,9 @@ the server answered in a stable text form that FileCheck can match:
     open <path>                   didOpen with the file's contents
     wait-diagnostics <path>       wait for the diagnostics of the document's
                                   current version and print them
-    replace <path> <old> <new>    an incremental change: the first <old>
-                                  (a Python string literal) becomes <new>
+    wait-next-diagnostics <path>  the same, for the next publication
+    replace <path> <old>, <new>   an incremental change: the first <old>
+                                  becomes <new> (Python string literals)
     append <path> <text>          an incremental change at the end
     full-change <path> <text>     a full change
     code-action <path> <line>     request code actions for 1-based <line>
@@ -20,9 +21,17 @@ the server answered in a stable text form that FileCheck can match:
     hover <path> <line> <col>     request a hover at 1-based line/column
     config <json>                 workspace/didChangeConfiguration
     watched <path>                workspace/didChangeWatchedFiles
+    write-file <path> <literal>   write a file (a config the server watches)
     request <method> <json>       any request; prints the response
+    send-request <name> <method> <json>
+                                  a request whose response is read later
+    cancel <name>                 $/cancelRequest for it
+    wait-response <name>          print its response
     notify <method> <json>        any notification
     raw <python string literal>   bytes written as they are
+    frame <python string literal> a body with its Content-Length; prints
+                                  the error response it gets
+    ($URI(<path>) in a JSON argument is the file's URI)
     expect-alive                  a request the server must answer
     close <path>
     shutdown                      shutdown then exit; prints the exit status
@@ -66,6 +75,7 @@ class Client:
         self.diagnostics = {}  # uri -> (version, list)
         self.pending = []  # messages read but not yet consumed
         self.last_action = None
+        self.named = {}  # send-request names -> ids
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -240,6 +250,11 @@ class Client:
             self.change(uri, [], full=new)
 
 
+def with_uris(text):
+    import re
+    return re.sub(r"\$URI\(([^)]+)\)", lambda m: uri_of(m.group(1)), text)
+
+
 def run_script(script, root):
     client = None
     status = 0
@@ -248,6 +263,7 @@ def run_script(script, root):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         word, _, rest = line.strip().partition(" ")
+        rest = with_uris(rest)
         if word == "start":
             client = Client(shlex.split(os.path.expandvars(rest)), root)
         elif word == "initialize":
@@ -268,20 +284,24 @@ def run_script(script, root):
             client.open(rest.strip())
         elif word == "wait-diagnostics":
             client.print_diagnostics(rest.strip())
+        elif word == "wait-next-diagnostics":
+            # The next publication, whatever its version (a settings change
+            # re-analyses the same version): forget the last one first.
+            client.diagnostics.pop(uri_of(rest.strip()), None)
+            client.print_diagnostics(rest.strip())
         elif word in ("replace", "append", "full-change"):
-            args = shlex.split(rest)
-            path = args[0]
+            # <path> then Python string literals separated by commas
+            path, _, literals = rest.partition(" ")
+            args = ast.literal_eval("(" + literals + ",)")
             text = client.docs[uri_of(path)][0]
             if word == "replace":
-                old = ast.literal_eval(args[1])
-                new = ast.literal_eval(args[2])
+                old, new = args
                 at = text.index(old)
                 client.change(path, [(at, at + len(old), new)])
             elif word == "append":
-                client.change(path, [(len(text), len(text),
-                                      ast.literal_eval(args[1]))])
+                client.change(path, [(len(text), len(text), args[0])])
             else:
-                client.change(path, [], full=ast.literal_eval(args[1]))
+                client.change(path, [], full=args[0])
         elif word == "code-action":
             path, ln = rest.split()
             ln = int(ln) - 1
@@ -336,12 +356,41 @@ def run_script(script, root):
                                        r["error"]["message"]))
             else:
                 print("RESULT %s" % json.dumps(r["result"], sort_keys=True))
+        elif word == "write-file":
+            path, _, literal = rest.partition(" ")
+            with open(path, "w") as f:
+                f.write(ast.literal_eval(literal))
+        elif word == "send-request":
+            # A request answered later: send-request <name> <method> <json>
+            name, method, params = rest.split(" ", 2)
+            rid = client.next_id
+            client.next_id += 1
+            client.send({"id": rid, "method": method,
+                         "params": json.loads(params)})
+            client.named[name] = rid
+        elif word == "cancel":
+            client.notify("$/cancelRequest", {"id": client.named[rest.strip()]})
+        elif word == "wait-response":
+            rid = client.named[rest.strip()]
+            deadline = time.monotonic() + TIMEOUT
+            while True:
+                m = client.next_message(deadline)
+                if m.get("id") == rid and "method" not in m:
+                    break
+            if "error" in m:
+                print("ERROR %d %s" % (m["error"]["code"],
+                                       m["error"]["message"]))
+            else:
+                print("RESULT %s" % json.dumps(m["result"], sort_keys=True))
         elif word == "notify":
             method, _, params = rest.partition(" ")
             client.notify(method, json.loads(params or "null"))
         elif word == "raw":
             client.write(ast.literal_eval(rest).encode())
-            # the error response, if the server sends one
+        elif word == "frame":
+            body = ast.literal_eval(rest).encode()
+            client.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            # the error response it must get
             deadline = time.monotonic() + TIMEOUT
             while True:
                 m = client.next_message(deadline)
