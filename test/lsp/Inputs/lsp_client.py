@@ -137,15 +137,21 @@ class Client:
             self.send({"id": message["id"], "result": None})
         return message
 
-    def request(self, method, params):
+    def send_request(self, method, params):
         rid = self.next_id
         self.next_id += 1
         self.send({"id": rid, "method": method, "params": params})
+        return rid
+
+    def response(self, rid):
         deadline = time.monotonic() + TIMEOUT
         while True:
             m = self.next_message(deadline)
             if m.get("id") == rid and "method" not in m:
                 return m
+
+    def request(self, method, params):
+        return self.response(self.send_request(method, params))
 
     def notify(self, method, params):
         self.send({"method": method, "params": params})
@@ -255,6 +261,13 @@ def with_uris(text):
     return re.sub(r"\$URI\(([^)]+)\)", lambda m: uri_of(m.group(1)), text)
 
 
+def print_response(m):
+    if "error" in m:
+        print("ERROR %d %s" % (m["error"]["code"], m["error"]["message"]))
+    else:
+        print("RESULT %s" % json.dumps(m["result"], sort_keys=True))
+
+
 def run_script(script, root):
     client = None
     status = 0
@@ -350,12 +363,7 @@ def run_script(script, root):
                 {"uri": uri_of(rest.strip()), "type": 2}]})
         elif word == "request":
             method, _, params = rest.partition(" ")
-            r = client.request(method, json.loads(params or "null"))
-            if "error" in r:
-                print("ERROR %d %s" % (r["error"]["code"],
-                                       r["error"]["message"]))
-            else:
-                print("RESULT %s" % json.dumps(r["result"], sort_keys=True))
+            print_response(client.request(method, json.loads(params or "null")))
         elif word == "write-file":
             path, _, literal = rest.partition(" ")
             with open(path, "w") as f:
@@ -363,25 +371,12 @@ def run_script(script, root):
         elif word == "send-request":
             # A request answered later: send-request <name> <method> <json>
             name, method, params = rest.split(" ", 2)
-            rid = client.next_id
-            client.next_id += 1
-            client.send({"id": rid, "method": method,
-                         "params": json.loads(params)})
-            client.named[name] = rid
+            client.named[name] = client.send_request(method,
+                                                     json.loads(params))
         elif word == "cancel":
             client.notify("$/cancelRequest", {"id": client.named[rest.strip()]})
         elif word == "wait-response":
-            rid = client.named[rest.strip()]
-            deadline = time.monotonic() + TIMEOUT
-            while True:
-                m = client.next_message(deadline)
-                if m.get("id") == rid and "method" not in m:
-                    break
-            if "error" in m:
-                print("ERROR %d %s" % (m["error"]["code"],
-                                       m["error"]["message"]))
-            else:
-                print("RESULT %s" % json.dumps(m["result"], sort_keys=True))
+            print_response(client.response(client.named[rest.strip()]))
         elif word == "notify":
             method, _, params = rest.partition(" ")
             client.notify(method, json.loads(params or "null"))
