@@ -14,7 +14,9 @@ packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools
           # the tests: real build systems (test/buildsys), the SARIF schema,
           # the HTML report in a browser (test/report/html-*.test; about
           # 30 s of apt-get on a fresh machine)
-          bear python3 python3-jsonschema dpkg-dev chromium)
+          bear python3 python3-jsonschema dpkg-dev chromium
+          # the editor-client test of the language server (test/lsp)
+          neovim)
 
 missing=()
 for p in "${packages[@]}"; do
