@@ -99,14 +99,14 @@ bool DocumentAnalyzer::parse(const AnalysisInput &In, AnalysisOutput &Out) {
   if (Unit && UnitArgs == In.ParseArgs && UnitDirectory == In.Directory) {
     // Reparse reuses the preamble when the includes and the files they
     // read are unchanged, and rebuilds it otherwise.
-    Out.ReusedPreamble = true;
+    Out.Reparsed = true;
     if (!Unit->Reparse(PCHOps, Remapped, FS)) {
       ++Parses;
       return true;
     }
     Unit.reset();
   }
-  Out.ReusedPreamble = false;
+  Out.Reparsed = false;
   Unit.reset();
   std::vector<const char *> Argv;
   for (const std::string &A : In.ParseArgs)

@@ -64,7 +64,7 @@ IncomingFrame JsonRpcTransport::read() {
     return F;
   }
   std::string Body(*Length, '\0');
-  size_t Got = Length ? std::fread(Body.data(), 1, *Length, In) : 0;
+  size_t Got = std::fread(Body.data(), 1, *Length, In);
   if (Got < *Length) {
     F.K = IncomingFrame::End;
     return F;

@@ -39,7 +39,7 @@ std::optional<std::string> uriToPath(llvm::StringRef Uri) {
       continue;
     }
     unsigned Byte = 0;
-    if (I + 2 >= Uri.size() + 0 || Uri.substr(I + 1, 2).getAsInteger(16, Byte))
+    if (I + 2 >= Uri.size() || Uri.substr(I + 1, 2).getAsInteger(16, Byte))
       return std::nullopt;
     Path.push_back(char(Byte));
     I += 2;

@@ -98,12 +98,21 @@ struct ParseSetup {
   std::optional<FileSettings> Settings;
   std::vector<std::string> Args;
   std::string Directory;
+  /// The target the file is parsed for.
+  std::string GpuArch;
   /// The document cannot be analysed (a broken config, a command that
   /// cannot be translated).
   std::string Error;
   /// It can, but the user should know (a database that did not load).
   std::vector<std::string> Warnings;
 };
+
+/// The answer to a hover or code action request when there is nothing to
+/// say (a document that is not open, or closed while the request waited).
+json::Value nothingFor(llvm::StringRef Method) {
+  return Method == "textDocument/hover" ? json::Value(nullptr)
+                                        : json::Value(json::Array());
+}
 
 bool isHeaderPath(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
@@ -146,7 +155,7 @@ private:
   void answer(Document &D, const WaitingRequest &R);
   /// The open document \p Params (a request's or a notification's
   /// parameters) name in its `textDocument`.
-  std::shared_ptr<Document> documentOf(const json::Value *Params);
+  std::shared_ptr<Document> documentOf(const json::Object *Params);
 
   // Worker thread.
   void work();
@@ -300,12 +309,10 @@ void Server::handleRequest(llvm::StringRef Method, json::Value Id,
     return;
   }
   if (Method == "textDocument/codeAction" || Method == "textDocument/hover") {
-    std::shared_ptr<Document> D = documentOf(Params);
+    std::shared_ptr<Document> D = documentOf(P);
     if (!D) {
       // A document the server does not have open: nothing to offer.
-      Transport.reply(std::move(Id), Method == "textDocument/hover"
-                                         ? json::Value(nullptr)
-                                         : json::Value(json::Array()));
+      Transport.reply(std::move(Id), nothingFor(Method));
       return;
     }
     WaitingRequest R{std::move(Id), Method.str(), *Params};
@@ -385,7 +392,7 @@ void Server::handleNotification(llvm::StringRef Method,
     didClose(*P);
   else if (Method == "textDocument/didSave") {
     // A header saved: the documents that include it see new contents.
-    std::shared_ptr<Document> D = documentOf(Params);
+    std::shared_ptr<Document> D = documentOf(P);
     if (D && isHeaderPath(D->Path))
       scheduleAll(std::chrono::milliseconds(DebounceMs));
   } else if (Method == "workspace/didChangeConfiguration") {
@@ -483,9 +490,8 @@ void Server::applySettings(const json::Object &Settings, bool FromInitialize) {
   }
 }
 
-std::shared_ptr<Document> Server::documentOf(const json::Value *Params) {
-  const json::Object *P = Params ? Params->getAsObject() : nullptr;
-  const json::Object *TD = P ? P->getObject("textDocument") : nullptr;
+std::shared_ptr<Document> Server::documentOf(const json::Object *Params) {
+  const json::Object *TD = Params ? Params->getObject("textDocument") : nullptr;
   std::optional<llvm::StringRef> Uri = TD ? TD->getString("uri") : std::nullopt;
   if (!Uri)
     return nullptr;
@@ -522,8 +528,7 @@ void Server::didOpen(const json::Object &Params) {
 }
 
 void Server::didChange(const json::Object &Params) {
-  const json::Value ParamsValue = json::Object(Params);
-  std::shared_ptr<Document> D = documentOf(&ParamsValue);
+  std::shared_ptr<Document> D = documentOf(&Params);
   std::lock_guard<std::mutex> Lock(M);
   if (!D) {
     log("ignored a change of a document that is not open", 2);
@@ -576,9 +581,7 @@ void Server::didClose(const json::Object &Params) {
   std::shared_ptr<Document> D = It->second;
   Docs.erase(It);
   for (WaitingRequest &R : D->Waiting)
-    Transport.reply(std::move(R.Id), R.Method == "textDocument/hover"
-                                         ? json::Value(nullptr)
-                                         : json::Value(json::Array()));
+    Transport.reply(std::move(R.Id), nothingFor(R.Method));
   D->Waiting.clear();
   publish(*D, {});
 }
@@ -795,6 +798,7 @@ ParseSetup Server::setupFor(const std::string &Path) {
     return S;
   }
   S.Args = std::move(PC.Args);
+  S.GpuArch = std::move(PC.GpuArch);
   S.Directory = Cmd.Directory;
   return S;
 }
@@ -902,10 +906,10 @@ std::vector<PublishedFinding> Server::publishable(const Document &D,
     const CompileError &First = Out.CompileErrors.front();
     AboutDocument(
         Severity::Warning,
-        fmt::format("the device-side parse of this file (sm_100a, as "
+        fmt::format("the device-side parse of this file ({}, as "
                     "tmemcheck parses it) has {} compile error(s), so its "
                     "TMEM analysis may be incomplete; the first: {}{}",
-                    Out.CompileErrorCount,
+                    Setup.GpuArch, Out.CompileErrorCount,
                     First.Loc.isValid()
                         ? fmt::format("{}:{}:{}: ", First.Loc.File,
                                       First.Loc.Line, First.Loc.Column)
@@ -1003,7 +1007,7 @@ void Server::analyse(std::shared_ptr<Document> D,
   ++D->Analyses;
   D->LastParseSeconds = Out.ParseSeconds;
   D->LastCheckSeconds = Out.CheckSeconds;
-  D->LastReparsed = Out.ReusedPreamble;
+  D->LastReparsed = Out.Reparsed;
   if (Out.Crashed && !CrashReported) {
     CrashReported = true;
     Transport.notify(
@@ -1026,7 +1030,7 @@ void Server::analyse(std::shared_ptr<Document> D,
   log(fmt::format("analysed {} version {} in {:.3f} s (parse {:.3f} s{}, "
                   "graphs and checks {:.3f} s), {} diagnostic(s)",
                   D->Path, Snapshot.version(), Seconds, Out.ParseSeconds,
-                  Out.ReusedPreamble ? ", reparsed" : "", Out.CheckSeconds,
+                  Out.Reparsed ? ", reparsed" : "", Out.CheckSeconds,
                   Findings.size()));
   D->HasResults = true;
   D->AnalyzedVersion = Snapshot.version();

@@ -68,7 +68,10 @@ struct AnalysisOutput {
   bool Crashed = false;
   double ParseSeconds = 0;
   double CheckSeconds = 0;
-  bool ReusedPreamble = false;
+  /// The parse state of the last analysis was reparsed (ASTUnit::Reparse,
+  /// which reuses the preamble when its includes are unchanged) rather
+  /// than made anew.
+  bool Reparsed = false;
 };
 
 /// The parse state of one open document, reused from one analysis to the
