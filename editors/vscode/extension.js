@@ -22,13 +22,12 @@ function createClient(context) {
       { scheme: 'file', pattern: '**/*.{cu,cuh}' },
     ],
     // The `tmemcheck` section (checks) goes to the server as
-    // workspace/didChangeConfiguration, now and on every change.
+    // workspace/didChangeConfiguration, now and on every change. No
+    // fileEvents: the server registers its own watchers for
+    // .tmemcheck.yaml and compile_commands.json, and a second set here
+    // would report every change twice.
     synchronize: {
       configurationSection: 'tmemcheck',
-      fileEvents: [
-        vscode.workspace.createFileSystemWatcher('**/.tmemcheck.yaml'),
-        vscode.workspace.createFileSystemWatcher('**/compile_commands.json'),
-      ],
     },
     initializationOptions: { checks: config.get('checks', '') },
   };

@@ -182,7 +182,7 @@ TmemLayout::TmemLayout(const KernelGraph &G) {
     std::vector<TmemRange> Ranges = possibleAccessRanges(*E);
     if (Ranges.empty()) {
       if (std::optional<TmemRange> R = accessRange(*E))
-        ++Unknown[R->Slot];
+        Unknown[R->Slot].push_back(E);
       continue;
     }
     TmemRole Role = TmemRole::Load;
@@ -230,13 +230,15 @@ TmemLayout::TmemLayout(const KernelGraph &G) {
       return;
     if (possibleAccessRanges(E).empty())
       if (std::optional<TmemRange> R = accessRange(E))
-        ++Unknown[R->Slot];
+        Unknown[R->Slot].push_back(&E);
   });
 }
 
-unsigned TmemLayout::unknownAccesses(uint64_t Slot) const {
+llvm::ArrayRef<const Event *> TmemLayout::unknownAccesses(uint64_t Slot) const {
   auto It = Unknown.find(Slot);
-  return It == Unknown.end() ? 0 : It->second;
+  if (It == Unknown.end())
+    return {};
+  return It->second;
 }
 
 } // namespace tmemcheck

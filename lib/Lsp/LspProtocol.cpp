@@ -175,6 +175,13 @@ std::string regionHover(const KernelReport &R, llvm::StringRef File,
                                 columnsText(Role.Begin, Role.End));
         return Text;
       }
+    for (const SourceLoc &Site : Region.UnknownSites)
+      if (isAt(Site, File, Line))
+        return fmt::format(
+            "**TMEM region `{}`** (kernel `{}`): this code touches columns "
+            "that are not known statically, of {}; the checks that compare "
+            "columns (overlaps, bounds) cannot place it",
+            Region.Name, R.Kernel, Allocated());
   }
   return "";
 }

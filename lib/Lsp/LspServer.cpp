@@ -60,6 +60,21 @@ struct PublishedFinding {
   std::string Check;
 };
 
+/// "kernel 'k' was not analysed completely: <the first reason>". Reasons
+/// are remarks that name the kernel themselves ("kernel 'k' calls ..."):
+/// the name is said once.
+std::string incompleteKernelMessage(const KernelVerdict &V) {
+  std::string Head =
+      fmt::format("kernel '{}' was not analysed completely", V.Kernel);
+  if (V.Reasons.empty())
+    return Head;
+  llvm::StringRef Reason = V.Reasons.front().Message;
+  const std::string Named = fmt::format("kernel '{}' ", V.Kernel);
+  if (Reason.consume_front(Named))
+    return fmt::format("{}: it {}", Head, Reason);
+  return fmt::format("{}: {}", Head, Reason);
+}
+
 /// A request that waits for the results of the document's current
 /// version.
 struct WaitingRequest {
@@ -399,11 +414,14 @@ void Server::handleNotification(llvm::StringRef Method,
     if (const json::Object *S = P->getObject("settings"))
       applySettings(*S, /*FromInitialize=*/false);
   } else if (Method == "workspace/didChangeWatchedFiles") {
-    std::lock_guard<std::mutex> Lock(M);
-    ++SettingsGeneration;
-    for (auto &[Uri, D] : Docs)
-      D->Due = Clock::now();
-    Wake.notify_all();
+    // Configs and databases are read again. Events that arrive together
+    // (a client's own watchers besides the registered ones, a build that
+    // rewrites several databases) cost one re-analysis.
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      ++SettingsGeneration;
+    }
+    scheduleAll(std::chrono::milliseconds(DebounceMs));
   }
   // Other notifications need nothing from tmemcheck.
 }
@@ -957,12 +975,8 @@ std::vector<PublishedFinding> Server::publishable(const Document &D,
     for (const IncompleteReason &R : V.Reasons)
       if (R.Loc.isValid() && Reasons.size() < 20)
         Reasons.push_back(Related(R.Loc, R.Message));
-    AboutDocument(
-        Severity::Remark,
-        fmt::format("kernel '{}' was not analysed completely{}", V.Kernel,
-                    V.Reasons.empty() ? std::string()
-                                      : ": " + V.Reasons.front().Message),
-        V.Loc, std::move(Reasons));
+    AboutDocument(Severity::Remark, incompleteKernelMessage(V), V.Loc,
+                  std::move(Reasons));
   }
   return List;
 }

@@ -207,8 +207,15 @@ KernelReport buildResourceReport(AnalysisContext &Ctx) {
       FirstSite[It->second].push_back(U.Site->Id);
     }
   }
-  for (auto &[Slot, I] : Index)
-    R.Regions[I].UnknownRangeAccesses = Layout.unknownAccesses(Slot);
+  for (auto &[Slot, I] : Index) {
+    RegionReport &RR = R.Regions[I];
+    llvm::ArrayRef<const Event *> Unknown = Layout.unknownAccesses(Slot);
+    RR.UnknownRangeAccesses = Unknown.size();
+    for (const Event *E : Unknown)
+      for (const SourceLoc &L : {E->Loc, E->userLoc(), E->kernelLoc()})
+        if (L.isValid())
+          RR.UnknownSites.push_back(L);
+  }
   R.RiskiestReuse = findRiskiestReuse(G, Layout, R, Index);
   if (R.Loads)
     R.ColumnsReadPerThread =

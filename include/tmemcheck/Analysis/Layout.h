@@ -15,6 +15,7 @@
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -73,11 +74,11 @@ public:
 
   const std::vector<RoleUse> &uses() const { return Uses; }
   /// Accesses into the region of \p Slot whose columns are not known.
-  unsigned unknownAccesses(uint64_t Slot) const;
+  llvm::ArrayRef<const Event *> unknownAccesses(uint64_t Slot) const;
 
 private:
   std::vector<RoleUse> Uses;
-  std::map<uint64_t, unsigned> Unknown;
+  std::map<uint64_t, std::vector<const Event *>> Unknown;
 };
 
 /// True when two known ranges share a column of the same region.

@@ -52,6 +52,10 @@ struct RegionReport {
   unsigned UnknownRangeAccesses = 0; ///< accesses whose columns are unknown
   /// Where the code touches which columns (not in the text or JSON report).
   std::vector<ColumnSite> Sites;
+  /// Where the code touches columns that are not known statically (at the
+  /// instruction, at the call in user code and at the kernel's statement;
+  /// not in the text or JSON report).
+  std::vector<SourceLoc> UnknownSites;
 };
 
 /// Two uses of the same columns and what orders them: the planning
