@@ -51,6 +51,7 @@ runKernelChecks(AnalysisContext &Ctx,
   if (Budget.exhausted()) {
     Result.BudgetRemark = AnalysisRemark{G.Loc, Budget.remark(G.Name)};
     Result.BudgetRemark->MakesIncomplete = true;
+    Result.OutOfTime = Budget.why() == KernelBudget::Exhaustion::Time;
     Result.Verdict.Reasons.push_back(
         {Result.BudgetRemark->Loc, Result.BudgetRemark->Message});
     return Result;

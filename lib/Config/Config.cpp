@@ -302,6 +302,7 @@ template <> struct MappingTraits<tmemcheck::Config> {
     IO.mapOptional("CoverageCheck", C.CoverageCheck);
     IO.mapOptional("SarifSrcRoot", C.SarifSrcRoot);
     IO.mapOptional("SarifHelpBase", C.SarifHelpBase);
+    IO.mapOptional("CacheDir", C.CacheDir);
   }
   static std::string validate(IO &IO, tmemcheck::Config &C) {
     if (parseFailed(IO))
@@ -324,9 +325,9 @@ template <> struct MappingTraits<tmemcheck::Config> {
         return "CheckSeverity: the severity of '" + Check +
                "' must be 'error' or 'warning'";
     }
-    for (auto [Key, Value] :
-         {std::make_pair("SarifSrcRoot", &C.SarifSrcRoot),
-          std::make_pair("SarifHelpBase", &C.SarifHelpBase)})
+    for (auto [Key, Value] : {std::make_pair("SarifSrcRoot", &C.SarifSrcRoot),
+                              std::make_pair("SarifHelpBase", &C.SarifHelpBase),
+                              std::make_pair("CacheDir", &C.CacheDir)})
       if (*Value &&
           (Value->value().empty() || tmemcheck::unprintableText(**Value) ||
            llvm::StringRef(**Value).contains('\n')))

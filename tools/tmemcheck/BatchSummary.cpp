@@ -39,6 +39,9 @@ void BatchSummary::printClosingLine(llvm::raw_ostream &OS) const {
                     Files, Kernels, Errors, Warnings);
   if (!Incomplete.empty())
     OS << fmt::format("; {} kernel(s) incomplete", Incomplete.size());
+  if (UsesCache)
+    OS << fmt::format("; {} of {} file(s) from the result cache", Cached,
+                      Files);
   OS << '\n';
 }
 
@@ -64,6 +67,9 @@ void BatchSummary::printSummary(llvm::raw_ostream &OS,
     for (const std::string &K : Incomplete)
       OS << "    " << K << '\n';
   }
+  if (UsesCache)
+    OS << fmt::format("  result cache: {} of {} file(s) served\n", Cached,
+                      Files);
   if (UsesBaseline)
     OS << fmt::format("  suppressed by baseline: {}\n", BaselineSuppressed);
   OS << fmt::format("  wall time: {:.2f} s\n", WallSeconds);

@@ -38,6 +38,10 @@ public:
   /// The verdict of one kernel; \p Gates is false when the kernel's
   /// configuration accepts it incomplete (RequireComplete: false).
   void addVerdict(const KernelVerdict &V, bool Gates);
+  /// The run uses the result cache; addCachedFile counts the files it
+  /// served.
+  void useCache() { UsesCache = true; }
+  void addCachedFile() { ++Cached; }
   void setBaselineSuppressed(unsigned N) {
     BaselineSuppressed = N;
     UsesBaseline = true;
@@ -50,7 +54,8 @@ public:
   unsigned gatingIncomplete() const { return GatingIncomplete; }
 
   /// `tmemcheck: F file(s), K kernel(s): E error(s), W warning(s)`, then
-  /// `; N kernel(s) incomplete` when some were.
+  /// `; N kernel(s) incomplete` when some were, and `; C of F file(s) from
+  /// the result cache` when the run uses it.
   void printClosingLine(llvm::raw_ostream &OS) const;
   /// The table, then the closing line.
   void printSummary(llvm::raw_ostream &OS, double WallSeconds) const;
@@ -62,6 +67,8 @@ private:
   /// Incomplete kernels: "file:line: kernel 'k': first reason".
   std::vector<std::string> Incomplete;
   bool UsesBaseline = false;
+  bool UsesCache = false;
+  unsigned Cached = 0;
   std::map<std::string, unsigned> ByCheck;
   std::vector<std::pair<std::string, std::string>> Failed;
 };

@@ -15,8 +15,10 @@
 #include "tmemcheck/Checks/CheckFilter.h"
 #include "tmemcheck/Checks/KernelCheckRun.h"
 #include "tmemcheck/Config/Config.h"
+#include "tmemcheck/Driver/FileOutcome.h"
 #include "tmemcheck/Driver/FileSettings.h"
 #include "tmemcheck/Driver/KernelAnalysis.h"
+#include "tmemcheck/Driver/ResultCache.h"
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Frontend/NvccCommandLine.h"
@@ -289,6 +291,14 @@ cl::opt<bool> Lsp("lsp",
                            "open buffers are analysed as they are edited; "
                            "the other flags apply to every file"),
                   cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Keep each file's results in this directory and reuse them "
+             "while the file, everything it includes, its compile command, "
+             "its config and the analysis options are unchanged: a re-audit "
+             "of unchanged files parses nothing (config CacheDir; an empty "
+             "value turns the cache off)"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> DumpEvents("dump-events",
                          cl::desc("Print the event graph of every kernel "
                                   "(for debugging tmemcheck)"),
@@ -536,6 +546,53 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
 }
 
 } // namespace
+
+/// What decides every file's results besides its own inputs: the tool
+/// build \p Tool, the working directory, and the command line without the
+/// input files and the options that only choose what is printed and where
+/// (an option added later is part of the key until it is listed here:
+/// a needless miss rather than a stale hit).
+std::string runCacheKey(StringRef Tool, int Argc, const char **Argv) {
+  static constexpr StringRef OutputOnly[] = {
+      "format",        "quiet",    "timing",         "progress",
+      "summary",       "j",        "no-snippets",    "sarif-help-base",
+      "sarif-srcroot", "baseline", "write-baseline", "export-fixes",
+      "fix",           "shard",    "cache-dir"};
+  static constexpr StringRef TakesValue[] = {
+      "format",        "j",        "sarif-help-base",
+      "sarif-srcroot", "baseline", "write-baseline",
+      "export-fixes",  "shard",    "cache-dir"};
+  SmallString<256> Cwd;
+  (void)sys::fs::current_path(Cwd);
+  std::string Key = fmt::format("{}\ncwd {}\n", Tool.str(), Cwd.str());
+  std::set<StringRef> Inputs(SourcePaths.begin(), SourcePaths.end());
+  bool CompileFlags = false; // after `--`
+  for (int I = 1; I < Argc; ++I) {
+    StringRef A = Argv[I];
+    if (!CompileFlags) {
+      if (A == "--") {
+        CompileFlags = true;
+      } else if (A.starts_with("-")) {
+        auto [Name, Value] = A.ltrim('-').split('=');
+        bool Jobs = Name.size() > 1 && Name.front() == 'j' &&
+                    llvm::all_of(Name.drop_front(), llvm::isDigit);
+        if (Jobs)
+          continue;
+        if (llvm::is_contained(OutputOnly, Name)) {
+          if (!A.contains('=') && llvm::is_contained(TakesValue, Name))
+            ++I;
+          continue;
+        }
+      } else if (Inputs.count(A)) {
+        continue;
+      }
+    }
+    Key += "arg ";
+    Key += A;
+    Key += '\n';
+  }
+  return Key;
+}
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
@@ -870,27 +927,12 @@ int main(int argc, const char **argv) {
   // that crashes the front end or an analysis is reported and the run goes
   // on with the others.
   llvm::CrashRecoveryContext::Enable();
-  struct FileOutcome {
-    bool Survived = true;
-    TranslationUnitResult TU;
-    /// Findings as the kernels are checked; kept here rather than on the
-    /// stack of the crash-isolated code, which a crash leaves without
-    /// running destructors.
-    FindingSink Sink;
-    std::vector<Finding> Findings;
-    std::vector<KernelReport> Reports;
-    /// The kernels' remarks (budgets, patterns), in kernel order.
-    std::vector<AnalysisRemark> KernelRemarks;
-    /// One per kernel, in kernel order; findings are counted in later.
-    std::vector<KernelVerdict> Verdicts;
-    unsigned KernelCount = 0;
-    std::string EventDump; ///< --dump-events
-    double ChecksSeconds = 0;
-  };
   std::vector<FileOutcome> Outcomes(Sources.size());
   // Per-file configuration, read before the parallel part.
   std::vector<uint8_t> ConfigBroken(Sources.size(), 0);
   std::vector<FileSettings> SettingsFor(Sources.size());
+  // Each file's config as the result cache's key has it.
+  std::vector<std::string> ConfigKeyFor(Sources.size());
   std::set<std::string> UnknownSeverityChecks, ConfigErrors;
   for (size_t I = 0; I < Sources.size(); ++I) {
     llvm::Expected<Config> C = Configs.forFile(Sources[I]);
@@ -905,6 +947,7 @@ int main(int argc, const char **argv) {
       continue;
     }
     SettingsFor[I] = std::move(*S);
+    ConfigKeyFor[I] = "config " + C->Path + "\n" + configToYaml(*C);
     for (const std::string &Check : SettingsFor[I].UnknownSeverityChecks)
       if (UnknownSeverityChecks.insert(Check).second)
         errs() << "tmemcheck: warning: CheckSeverity in " << C->Path
@@ -929,16 +972,20 @@ int main(int argc, const char **argv) {
   SarifInfo.HelpBase = SarifHelpBase.getNumOccurrences()
                            ? std::string(SarifHelpBase)
                            : Reference->SarifHelpBase.value_or("");
+  // A directory the first file's config names, relative to the config.
+  auto InReferenceDir = [&](StringRef Path) {
+    SmallString<256> Result(Path);
+    if (sys::path::is_relative(Result)) {
+      SmallString<256> Dir(sys::path::parent_path(Reference->Path));
+      sys::path::append(Dir, Result);
+      Result = Dir;
+    }
+    return std::string(Result);
+  };
   if (SarifSrcRoot.getNumOccurrences()) {
     SarifInfo.SrcRoot = SarifSrcRoot;
   } else if (Reference->SarifSrcRoot) {
-    SmallString<256> Root(*Reference->SarifSrcRoot);
-    if (sys::path::is_relative(Root)) {
-      SmallString<256> Dir(sys::path::parent_path(Reference->Path));
-      sys::path::append(Dir, Root);
-      Root = Dir;
-    }
-    SarifInfo.SrcRoot = std::string(Root);
+    SarifInfo.SrcRoot = InReferenceDir(*Reference->SarifSrcRoot);
   } else {
     SarifInfo.SrcRoot = ".";
   }
@@ -952,6 +999,36 @@ int main(int argc, const char **argv) {
            << ") is not a directory\n";
     return ExitToolError;
   }
+  // The result cache (run-wide): --cache-dir, else the first file's
+  // config. One that cannot be used is said once; the run goes on without.
+  std::unique_ptr<ResultCache> Cache;
+  std::string RunKey;
+  const std::string CacheDirectory =
+      CacheDir.getNumOccurrences() ? std::string(CacheDir)
+      : Reference->CacheDir        ? InReferenceDir(*Reference->CacheDir)
+                                   : std::string();
+  if (!CacheDirectory.empty()) {
+    std::string Tool = ResultCache::toolIdentity(
+        TMEMCHECK_VERSION, argv[0], reinterpret_cast<void *>(&printVersion));
+    Expected<std::unique_ptr<ResultCache>> Opened =
+        ResultCache::open(CacheDirectory);
+    if (Tool.empty()) {
+      consumeError(Opened.takeError());
+      errs() << "tmemcheck: warning: the result cache is not used: the "
+                "tmemcheck executable cannot be found to identify its "
+                "build\n";
+    } else if (!Opened) {
+      errs() << "tmemcheck: warning: the result cache is not used: "
+             << toString(Opened.takeError()) << '\n';
+    } else {
+      Cache = std::move(*Opened);
+      RunKey = runCacheKey(Tool, argc, argv);
+      Totals.useCache();
+      for (FileSettings &S : SettingsFor)
+        S.Frontend.RecordInputFiles = true;
+    }
+  }
+  std::atomic<bool> CacheWriteFailed{false};
   // \p Partly: the file compiled with errors and the rest of it was
   // analysed (its findings are reported, but may be incomplete).
   auto FileFailed = [&](const std::string &File, const std::string &Why,
@@ -1039,7 +1116,13 @@ int main(int argc, const char **argv) {
                  /*Partly=*/true);
     }
     (HtmlOnStdout ? errs() : outs()) << O.EventDump;
-    if (Timing)
+    if (O.FromCache)
+      Totals.addCachedFile();
+    if (Timing && O.FromCache)
+      errs() << fmt::format("tmemcheck: timing {}: from the result cache, {} "
+                            "kernel(s)\n",
+                            File, O.KernelCount);
+    else if (Timing)
       errs() << fmt::format(
           "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
           "{:.4f} s, {} kernel(s){}\n",
@@ -1172,6 +1255,27 @@ int main(int argc, const char **argv) {
       ReportProgress(File, I);
       return;
     }
+    // An unchanged file is served from the result cache. Not with the
+    // options that make a run more than its outcome (nvcc's PTX, the event
+    // dump, the crash tests).
+    const bool UseCache = Cache && !SettingsFor[I].CoverageCheck &&
+                          !DumpEvents && CrashForTesting.empty() &&
+                          CrashInKernelForTesting.empty();
+    std::string CacheKey;
+    if (UseCache) {
+      SmallString<256> Abs(File);
+      sys::fs::make_absolute(Abs);
+      CacheKey = RunKey + ConfigKeyFor[I] +
+                 (isPtxFile(File) ? "ptx " + std::string(Abs) + "\n"
+                                  : parseCommandsKey(*Compilations, File,
+                                                     *SettingsFor[I].Env));
+      if (std::optional<FileOutcome> Hit = Cache->lookup(CacheKey)) {
+        O = std::move(*Hit);
+        ReportProgress(File, I);
+        return;
+      }
+    }
+    const auto AnalysisStart = std::chrono::system_clock::now();
     // Checks keep no state across kernels, but each worker gets its own
     // (the kernels of one .ptx module may be analysed by several threads).
     // A single input file gets all -j threads for its kernels.
@@ -1212,8 +1316,11 @@ int main(int argc, const char **argv) {
         }
         static_cast<KernelOutcome &>(*K) = analyseKernel(
             G, Limits, WorkerChecks[W], Report != ReportKind::None);
-        return [&O, K] {
+        const bool OutOfTime = G.OutOfTime || K->Result.OutOfTime;
+        return [&O, K, OutOfTime] {
           ++O.KernelCount;
+          if (OutOfTime)
+            O.Repeatable = false;
           O.KernelRemarks.insert(O.KernelRemarks.end(), K->Remarks.begin(),
                                  K->Remarks.end());
           O.EventDump += K->EventDump;
@@ -1250,6 +1357,26 @@ int main(int argc, const char **argv) {
         LLVM_BUILTIN_TRAP;
       O.Findings = O.Sink.takeSorted();
     });
+    if (UseCache && O.Survived && O.Repeatable && O.TU.Parsed &&
+        O.TU.CrashedKernels.empty()) {
+      // The files the parse read; the embedded headers are the tool's.
+      std::vector<std::string> Inputs;
+      if (isPtxFile(File)) {
+        SmallString<256> Abs(File);
+        sys::fs::make_absolute(Abs);
+        Inputs.push_back(std::string(Abs));
+      }
+      for (const std::string &P : O.TU.InputFiles)
+        if (!CudaEnvironment::isEmbeddedHeader(P))
+          Inputs.push_back(P);
+      if (Error E = Cache->store(CacheKey, O, Inputs, AnalysisStart)) {
+        if (!CacheWriteFailed.exchange(true))
+          errs() << "tmemcheck: warning: cannot write to the result cache: "
+                 << toString(std::move(E)) << '\n';
+        else
+          consumeError(std::move(E));
+      }
+    }
     ReportProgress(File, I);
   };
   if (Jobs <= 1 || Sources.size() <= 1) {

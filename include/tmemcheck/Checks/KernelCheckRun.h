@@ -31,6 +31,9 @@ struct KernelCheckResult {
   std::vector<Finding> Findings;
   /// Set when the kernel's budget ran out (KernelBudget::remark).
   std::optional<AnalysisRemark> BudgetRemark;
+  /// The budget that ran out was wall time (building the graph or
+  /// checking): another run may get further.
+  bool OutOfTime = false;
   /// Incomplete when the graph says so or the budget ran out; the driver
   /// counts the findings it reports into it.
   KernelVerdict Verdict;

@@ -114,6 +114,9 @@ struct Config {
   /// helpUri. Read from the config of the first input file (run-wide).
   std::optional<std::string> SarifSrcRoot;
   std::optional<std::string> SarifHelpBase;
+  /// The result cache's directory (--cache-dir wins), relative to the
+  /// directory of the config file. Run-wide, like SarifSrcRoot.
+  std::optional<std::string> CacheDir;
   /// Where it was read from (empty: no file, defaults).
   std::string Path;
 };

@@ -53,6 +53,9 @@ struct FrontendLimits {
   /// Entry points besides `__global__` functions, and the specialisations
   /// to instantiate (`Roots:`, `Instantiate:`).
   AnalysisRoots Roots;
+  /// Lists the files the parse read in TranslationUnitResult::InputFiles
+  /// (for the result cache).
+  bool RecordInputFiles = false;
 
   /// The inlining depth actually followed.
   unsigned callDepth() const {
@@ -81,6 +84,9 @@ struct TranslationUnitResult {
   /// Options of the file's compile commands that the translation does not
   /// know (NvccCommandLine.h); they were dropped.
   std::vector<std::string> UnknownOptions;
+  /// Every file the parse read (the file, its include closure, virtual
+  /// files too), by absolute path, when FrontendLimits::RecordInputFiles.
+  std::vector<std::string> InputFiles;
   /// Number of tcgen05 instructions seen anywhere in device code.
   unsigned Tcgen05Instructions = 0;
   /// The graphs, unless they were handed to a KernelConsumer.
@@ -121,6 +127,12 @@ void buildKernelGraphs(clang::ASTContext &Ctx, const FrontendLimits &Limits,
 std::string
 instantiationsFor(llvm::StringRef Source,
                   const std::vector<TemplateInstantiation> &Instantiations);
+
+/// The commands analyzeTranslationUnit would parse \p File with, as text:
+/// the file's absolute path, and each command's directory and translated
+/// arguments (for the result cache's key). Parses nothing.
+std::string parseCommandsKey(const clang::tooling::CompilationDatabase &Db,
+                             llvm::StringRef File, const CudaEnvironment &Env);
 
 /// Parses \p File with its command from \p Db, adjusted by \p Env; the
 /// graphs go to \p OnKernel as in buildKernelGraphs.

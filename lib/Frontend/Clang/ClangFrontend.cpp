@@ -273,6 +273,16 @@ public:
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     buildKernelGraphs(Ctx, Limits, Out, OnKernel);
+    if (!Limits.RecordInputFiles)
+      return;
+    SourceManager &SM = Ctx.getSourceManager();
+    for (auto It = SM.fileinfo_begin(), E = SM.fileinfo_end(); It != E; ++It) {
+      SmallString<256> Path(It->first.getName());
+      SM.getFileManager().makeAbsolutePath(Path);
+      // Not `..`: through a symbolic link it names another directory.
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+      Out.InputFiles.push_back(std::string(Path));
+    }
   }
 
 private:
@@ -418,6 +428,35 @@ void buildKernelGraphs(ASTContext &Ctx, const FrontendLimits &Limits,
       std::chrono::duration<double>(Clock::now() - Start - InConsumer).count();
 }
 
+namespace {
+
+/// \p File as the databases are asked for it and the parse reads it: by
+/// absolute path (the database may name it so, and each command runs in
+/// its own directory).
+SmallString<256> absoluteInput(StringRef File) {
+  SmallString<256> AbsFile(File);
+  llvm::sys::fs::make_absolute(AbsFile);
+  llvm::sys::path::remove_dots(AbsFile, /*remove_dot_dot=*/true);
+  return AbsFile;
+}
+
+} // namespace
+
+std::string parseCommandsKey(const tooling::CompilationDatabase &Db,
+                             StringRef File, const CudaEnvironment &Env) {
+  SmallString<256> AbsFile = absoluteInput(File);
+  std::string Key = ("file " + AbsFile + "\n").str();
+  for (const tooling::CompileCommand &C : Db.getCompileCommands(AbsFile)) {
+    ParseCommand PC = Env.prepareParse(C.CommandLine, C.Directory, AbsFile);
+    Key += "command " + C.Directory + "\n";
+    for (const std::string &A : PC.Args)
+      Key += "  " + A + "\n";
+    if (!PC.Error.empty())
+      Key += "error " + PC.Error + "\n";
+  }
+  return Key;
+}
+
 TranslationUnitResult
 analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
                        const CudaEnvironment &Env, const FrontendLimits &Limits,
@@ -436,11 +475,7 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
   // Each command of the file, translated (NvccCommandLine.h). A command
   // that cannot be translated fails the file, naming the command and the
   // option; identical translations are parsed once.
-  // Looked up and parsed by its absolute path: the database may name it
-  // so, and each command runs in its own directory.
-  SmallString<256> AbsFile(File);
-  llvm::sys::fs::make_absolute(AbsFile);
-  llvm::sys::path::remove_dots(AbsFile, /*remove_dot_dot=*/true);
+  SmallString<256> AbsFile = absoluteInput(File);
   std::vector<tooling::CompileCommand> Prepared;
   for (tooling::CompileCommand &C : Db.getCompileCommands(AbsFile)) {
     ParseCommand PC = Env.prepareParse(C.CommandLine, C.Directory, AbsFile);
