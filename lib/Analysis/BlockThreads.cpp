@@ -40,6 +40,17 @@ BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
                             : TableThreads;
   if (!AnyArm && Size == TableThreads)
     return;
+  if (!AnyArm) {
+    // Only the block's size narrows: every block the entry reaches runs in
+    // threads [0, Size), the flow below without its work (most kernels
+    // declare __launch_bounds__ and branch on no per-thread table).
+    std::vector<uint8_t> Mask(TableThreads, 0);
+    std::fill(Mask.begin(), Mask.begin() + Size, 1);
+    ThreadMask Launched = intern(std::move(Mask));
+    for (unsigned B : G.reversePostOrder())
+      Masks[B] = Launched;
+    return;
+  }
   std::vector<llvm::BitVector> In(N, llvm::BitVector(TableThreads));
   std::vector<llvm::BitVector> TrueArm(N), FalseArm(N);
   for (unsigned B = 0; B < N; ++B)
