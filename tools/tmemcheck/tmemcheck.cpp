@@ -62,6 +62,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
@@ -548,7 +549,8 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
 } // namespace
 
 /// What decides every file's results besides its own inputs: the tool
-/// build \p Tool, the working directory, and the command line without the
+/// build \p Tool, the working directory, the environment variables the
+/// parse reads, and the command line without the
 /// input files and the options that only choose what is printed and where
 /// (an option added later is part of the key until it is listed here:
 /// a needless miss rather than a stale hit).
@@ -565,6 +567,12 @@ std::string runCacheKey(StringRef Tool, int Argc, const char **Argv) {
   SmallString<256> Cwd;
   (void)sys::fs::current_path(Cwd);
   std::string Key = fmt::format("{}\ncwd {}\n", Tool.str(), Cwd.str());
+  // The environment the parse reads: Clang's include path variables, and
+  // what finds the CUDA installation and Clang's resource directory.
+  for (const char *Var : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+                          "CUDA_PATH", "CUDA_HOME", "TMEMCHECK_RESOURCE_DIR"})
+    if (const char *Value = std::getenv(Var))
+      Key += fmt::format("env {}={}\n", Var, Value);
   std::set<StringRef> Inputs(SourcePaths.begin(), SourcePaths.end());
   bool CompileFlags = false; // after `--`
   for (int I = 1; I < Argc; ++I) {
