@@ -548,6 +548,33 @@ void dumpGraph(const KernelGraph &G, raw_ostream &OS) {
 
 } // namespace
 
+/// Writes the embedded headers (the nvcc profile, the CUDA stub) under a
+/// directory of the system's temporary directory, so that a printed parse
+/// command runs as is; returns the directory that stands for
+/// CudaEnvironment::embeddedHeaderRoot().
+Expected<std::string> materialiseEmbeddedHeaders() {
+  SmallString<256> Root;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Root);
+  sys::path::append(Root, "tmemcheck-" TMEMCHECK_VERSION "-headers");
+  for (auto [Name, Contents] : CudaEnvironment::embeddedHeaders()) {
+    SmallString<256> Path(Root);
+    sys::path::append(Path, Name);
+    if (std::error_code EC =
+            sys::fs::create_directories(sys::path::parent_path(Path)))
+      return createStringError(EC, "cannot create '" +
+                                       sys::path::parent_path(Path) +
+                                       "': " + EC.message());
+    // Renamed into place: concurrent runs never see half a header.
+    if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
+          OS << Contents;
+          return Error::success();
+        }))
+      return std::move(E);
+  }
+  sys::path::append(Root, CudaEnvironment::embeddedHeaderRoot());
+  return std::string(Root);
+}
+
 /// What decides every file's results besides its own inputs: the tool
 /// build \p Tool, the working directory, the environment variables the
 /// parse reads, and the command line without the
@@ -875,6 +902,12 @@ int main(int argc, const char **argv) {
   // Each file's settings: its config's, with the command line's on top.
   FileSettingsResolver Resolver(*Env, Overrides);
   if (PrintParseCommand) {
+    Expected<std::string> Embedded = materialiseEmbeddedHeaders();
+    if (!Embedded) {
+      errs() << "tmemcheck: error: cannot write the embedded headers: "
+             << toString(Embedded.takeError()) << '\n';
+      return ExitToolError;
+    }
     for (const std::string &File : Sources) {
       llvm::Expected<Config> C = Configs.forFile(File);
       if (!C) {
@@ -906,7 +939,13 @@ int main(int argc, const char **argv) {
       for (size_t I = 0; I < Args.size(); ++I) {
         if (I)
           outs() << ' ';
-        sys::printArg(outs(), Args[I], /*Quote=*/true);
+        // The embedded headers where they were written.
+        std::string Arg = Args[I];
+        if (size_t At = Arg.find(CudaEnvironment::embeddedHeaderRoot());
+            At != std::string::npos)
+          Arg.replace(At, CudaEnvironment::embeddedHeaderRoot().size(),
+                      *Embedded);
+        sys::printArg(outs(), Arg, /*Quote=*/true);
       }
       outs() << '\n';
     }

@@ -146,9 +146,16 @@ public:
   /// them all into the parse's file system, whichever headers are used.
   static std::vector<std::pair<llvm::StringRef, llvm::StringRef>>
   embeddedHeaders();
-  /// True if \p Path names one of the embedded headers (part of the tool,
-  /// not of the code analysed).
-  static bool isEmbeddedHeader(llvm::StringRef Path);
+  /// The directory the embedded headers are in: it exists only in the
+  /// parse's virtual file system.
+  static llvm::StringRef embeddedHeaderRoot() {
+    return "/tmemcheck-stub-include";
+  }
+  /// True if \p Path is in embeddedHeaderRoot() (part of the tool, not of
+  /// the code analysed).
+  static bool isEmbeddedHeader(llvm::StringRef Path) {
+    return Path.starts_with(embeddedHeaderRoot());
+  }
 
   /// True if \p Arch has tcgen05 (rules §0: sm_100a/f, sm_103a/f,
   /// sm_110a/f, sm_101a/f, sm_107a/f).

@@ -382,9 +382,4 @@ CudaEnvironment::embeddedHeaders() {
           {Sm100RtName, Sm100Rt}};
 }
 
-bool CudaEnvironment::isEmbeddedHeader(llvm::StringRef Path) {
-  return llvm::any_of(embeddedHeaders(),
-                      [&](const auto &H) { return H.first == Path; });
-}
-
 } // namespace tmemcheck

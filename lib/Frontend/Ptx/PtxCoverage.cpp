@@ -6,6 +6,7 @@
 
 #include "tmemcheck/Frontend/PtxCoverage.h"
 
+#include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Frontend/PtxFrontend.h"
 
 #include "PtxSourceMap.h"
@@ -24,12 +25,6 @@ using namespace llvm;
 namespace tmemcheck {
 
 namespace {
-
-/// True for the include paths and pre-included files of tmemcheck's own
-/// embedded headers, which exist only in the parse's virtual file system.
-bool isEmbedded(StringRef Path) {
-  return Path.starts_with("/tmemcheck-stub-include");
-}
 
 /// Macros nvcc defines itself (the version, the arch macros): passing
 /// tmemcheck's or the user's imitations on would redefine them.
@@ -97,7 +92,8 @@ nvccPtxCommand(StringRef Nvcc, const std::vector<std::string> &ParseCommand,
     if (A == "-I" || A == "-isystem" || A == "-include" || A == "-D" ||
         A == "-U") {
       std::optional<StringRef> V = Next();
-      if (!V || isEmbedded(*V) || ((A == "-D" || A == "-U") && isNvccMacro(*V)))
+      if (!V || CudaEnvironment::isEmbeddedHeader(*V) ||
+          ((A == "-D" || A == "-U") && isNvccMacro(*V)))
         continue;
       Out.push_back(A.str());
       Out.push_back(V->str());
@@ -105,7 +101,7 @@ nvccPtxCommand(StringRef Nvcc, const std::vector<std::string> &ParseCommand,
     }
     if (A.starts_with("-I") || A.starts_with("-isystem")) {
       StringRef Dir = A.starts_with("-I") ? A.drop_front(2) : A.drop_front(8);
-      if (!isEmbedded(Dir))
+      if (!CudaEnvironment::isEmbeddedHeader(Dir))
         Out.push_back(A.str());
       continue;
     }
