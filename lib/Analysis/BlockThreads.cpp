@@ -69,17 +69,20 @@ BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
     Queued[B] = 0;
     const Block &Blk = G.Blocks[B];
     for (unsigned S : Blk.Succs) {
-      llvm::BitVector Flow = In[B];
+      const llvm::BitVector *Flow = &In[B];
+      llvm::BitVector Narrowed;
       // Only an arm that is not also the other arm's target narrows.
-      if (Blk.ThreadsOnTrueArm && Blk.TrueArmBlock != Blk.FalseArmBlock) {
-        if (S == Blk.TrueArmBlock)
-          Flow &= TrueArm[B];
-        else if (S == Blk.FalseArmBlock)
-          Flow &= FalseArm[B];
+      if (Blk.ThreadsOnTrueArm && Blk.TrueArmBlock != Blk.FalseArmBlock &&
+          (S == Blk.TrueArmBlock || S == Blk.FalseArmBlock)) {
+        Narrowed = In[B];
+        Narrowed &= S == Blk.TrueArmBlock ? TrueArm[B] : FalseArm[B];
+        Flow = &Narrowed;
       }
-      llvm::BitVector Before = In[S];
-      In[S] |= Flow;
-      if (In[S] != Before && !Queued[S]) {
+      // BitVector::test: whether the flow has threads S does not have yet.
+      if (!Flow->test(In[S]))
+        continue;
+      In[S] |= *Flow;
+      if (!Queued[S]) {
         Queued[S] = 1;
         Work.push_back(S);
       }
@@ -87,14 +90,24 @@ BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
   }
   // A block the flow did not reach (no thread known to run it) is left
   // unnarrowed: an empty set would make its accesses nobody's.
-  for (unsigned B = 0; B < N; ++B) {
-    if (In[B].all() || In[B].none())
-      continue;
-    std::vector<uint8_t> Mask(TableThreads, 0);
-    for (unsigned T : In[B].set_bits())
-      Mask[T] = 1;
-    Masks[B] = intern(std::move(Mask));
-  }
+  for (unsigned B = 0; B < N; ++B)
+    if (!In[B].all() && !In[B].none())
+      Masks[B] = internBits(In[B]);
+}
+
+ThreadMask BlockThreads::internBits(const llvm::BitVector &Bits) {
+  // Keyed by the 16 words of the set, so that the 1024-entry table is made
+  // (and compared) once per distinct set, not once per block.
+  std::vector<uint64_t> Key(Bits.getData().begin(), Bits.getData().end());
+  auto It = InternedBits.find(Key);
+  if (It != InternedBits.end())
+    return It->second;
+  std::vector<uint8_t> Mask(TableThreads, 0);
+  for (unsigned T : Bits.set_bits())
+    Mask[T] = 1;
+  ThreadMask Out = intern(std::move(Mask));
+  InternedBits.emplace(std::move(Key), Out);
+  return Out;
 }
 
 ThreadMask BlockThreads::intern(std::vector<uint8_t> Mask) {

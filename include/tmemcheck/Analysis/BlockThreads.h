@@ -16,6 +16,7 @@
 
 #include "tmemcheck/Analysis/KernelGraph.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <cstdint>
@@ -45,9 +46,11 @@ public:
 
 private:
   ThreadMask intern(std::vector<uint8_t> Mask);
+  ThreadMask internBits(const llvm::BitVector &Bits);
 
   std::vector<ThreadMask> Masks;
   std::map<std::vector<uint8_t>, ThreadMask> Interned;
+  std::map<std::vector<uint64_t>, ThreadMask> InternedBits;
   std::map<std::pair<const void *, const void *>, ThreadMask> Intersections;
 };
 
