@@ -202,6 +202,68 @@ void KernelGraph::noteCallsWithoutBody(
                   Others.empty() ? "it does" : "they do"));
 }
 
+void KernelGraph::removePassThroughBlocks() {
+  const unsigned N = Blocks.size();
+  std::vector<uint8_t> IsArm(N, 0);
+  for (const Block &B : Blocks)
+    if (B.ThreadsOnTrueArm && B.TrueArmBlock < N && B.FalseArmBlock < N)
+      IsArm[B.TrueArmBlock] = IsArm[B.FalseArmBlock] = 1;
+  std::vector<uint8_t> Removed(N, 0);
+  bool Any = false;
+  for (unsigned B = 0; B < N; ++B) {
+    Block &Blk = Blocks[B];
+    if (B == Entry || B == Exit || IsArm[B] || !Blk.Events.empty() ||
+        Blk.Succs.size() != 1 || Blk.Preds.empty() || Blk.BranchUniformity)
+      continue;
+    const unsigned S = Blk.Succs.front();
+    if (S == B || llvm::any_of(Blk.Preds, [&](unsigned P) {
+          return llvm::is_contained(Blocks[P].Succs, S);
+        }))
+      continue;
+    for (unsigned P : Blk.Preds)
+      for (unsigned &To : Blocks[P].Succs)
+        if (To == B)
+          To = S;
+    Block &Succ = Blocks[S];
+    for (unsigned &From : Succ.Preds)
+      if (From == B)
+        From = Blk.Preds.front();
+    for (unsigned P : llvm::drop_begin(Blk.Preds))
+      if (!llvm::is_contained(Succ.Preds, P))
+        Succ.Preds.push_back(P);
+    Blk.Preds.clear();
+    Blk.Succs.clear();
+    Removed[B] = 1;
+    Any = true;
+  }
+  if (!Any)
+    return;
+  std::vector<unsigned> NewId(N, 0);
+  unsigned Next = 0;
+  for (unsigned B = 0; B < N; ++B)
+    if (!Removed[B])
+      NewId[B] = Next++;
+  std::vector<Block> Kept;
+  Kept.reserve(Next);
+  for (unsigned B = 0; B < N; ++B) {
+    if (Removed[B])
+      continue;
+    Block &Blk = Blocks[B];
+    for (unsigned &To : Blk.Succs)
+      To = NewId[To];
+    for (unsigned &From : Blk.Preds)
+      From = NewId[From];
+    if (Blk.ThreadsOnTrueArm) {
+      Blk.TrueArmBlock = NewId[Blk.TrueArmBlock];
+      Blk.FalseArmBlock = NewId[Blk.FalseArmBlock];
+    }
+    Kept.push_back(std::move(Blk));
+  }
+  Blocks = std::move(Kept);
+  Entry = NewId[Entry];
+  Exit = NewId[Exit];
+}
+
 void KernelGraph::numberEventsInProgramOrder() {
   constexpr unsigned Unnumbered = ~0u;
   for (Block &B : Blocks)

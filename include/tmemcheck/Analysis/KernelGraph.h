@@ -318,6 +318,13 @@ struct KernelGraph {
   const WrittenLiteral *literalOf(const OperandValue &V) const {
     return V.Literal >= 0 ? &Literals[V.Literal] : nullptr;
   }
+  /// Splices out blocks without events that only pass control on (one
+  /// successor, not the entry or the exit, not a branch arm that
+  /// BlockThreads narrows, and no predecessor that would then have the
+  /// same successor twice), and renumbers the rest: the analyses visit
+  /// fewer blocks, and the paths, hence every event order, stay as they
+  /// were. Front ends call it once the graph is complete.
+  void removePassThroughBlocks();
   /// Renumbers the events in program order (reverse post-order of the
   /// blocks from Entry, unreachable blocks last), which checks read as
   /// "earlier"; the order a front end built them in is not program order.

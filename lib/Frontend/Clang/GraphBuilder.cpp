@@ -348,6 +348,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   }
   Facts.endKernel();
   Graph.noteCallsWithoutBody(DeclaredOnlyCalls);
+  Graph.removePassThroughBlocks();
   Graph.numberEventsInProgramOrder();
   G = nullptr;
   // Callees' CFGs serve the next kernels; the kernel's own is not needed

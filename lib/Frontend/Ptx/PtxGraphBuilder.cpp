@@ -830,6 +830,7 @@ KernelGraph PtxGraphBuilder::build(unsigned Function) {
   }
   BranchThreads.clear();
   CallsWithoutBody.clear();
+  Graph.removePassThroughBlocks();
   Graph.numberEventsInProgramOrder();
   G = nullptr;
   Graph.BuildSeconds =
