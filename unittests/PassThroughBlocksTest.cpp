@@ -21,6 +21,20 @@ void addEvent(KernelGraph &G, unsigned B, unsigned Id) {
   G.Blocks[B].Events.push_back(E);
 }
 
+/// \p N blocks joined by \p Edges, entered at 0 and left at \p Exit.
+KernelGraph graph(unsigned N,
+                  std::initializer_list<std::pair<unsigned, unsigned>> Edges,
+                  unsigned Exit) {
+  KernelGraph G;
+  for (unsigned I = 0; I < N; ++I)
+    G.addBlock();
+  G.Entry = 0;
+  G.Exit = Exit;
+  for (auto [From, To] : Edges)
+    G.addEdge(From, To);
+  return G;
+}
+
 /// Every edge is in both lists, once.
 void expectConsistent(const KernelGraph &G) {
   for (unsigned B = 0; B < G.Blocks.size(); ++B) {
@@ -37,15 +51,7 @@ void expectConsistent(const KernelGraph &G) {
 
 TEST(PassThroughBlocksTest, ChainsCollapse) {
   // 0 (event) -> 1 -> 2 -> 3 (event) -> 4 (exit, empty)
-  KernelGraph G;
-  for (int I = 0; I < 5; ++I)
-    G.addBlock();
-  G.Entry = 0;
-  G.Exit = 4;
-  G.addEdge(0, 1);
-  G.addEdge(1, 2);
-  G.addEdge(2, 3);
-  G.addEdge(3, 4);
+  KernelGraph G = graph(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, 4);
   addEvent(G, 0, 7);
   addEvent(G, 3, 8);
   G.removePassThroughBlocks();
@@ -61,16 +67,7 @@ TEST(PassThroughBlocksTest, ChainsCollapse) {
 TEST(PassThroughBlocksTest, BranchesKeepTwoDistinctSuccessors) {
   // 0 branches to 1 (empty) and 2; 1 -> 2: removing 1 would give 0 the
   // successor 2 twice, so it stays. 2 -> 3 (empty) -> 4 (exit): 3 goes.
-  KernelGraph G;
-  for (int I = 0; I < 5; ++I)
-    G.addBlock();
-  G.Entry = 0;
-  G.Exit = 4;
-  G.addEdge(0, 1);
-  G.addEdge(0, 2);
-  G.addEdge(1, 2);
-  G.addEdge(2, 3);
-  G.addEdge(3, 4);
+  KernelGraph G = graph(5, {{0, 1}, {0, 2}, {1, 2}, {2, 3}, {3, 4}}, 4);
   addEvent(G, 2, 1);
   G.removePassThroughBlocks();
   ASSERT_EQ(G.Blocks.size(), 4u);
@@ -83,18 +80,8 @@ TEST(PassThroughBlocksTest, BranchesKeepTwoDistinctSuccessors) {
 TEST(PassThroughBlocksTest, NarrowedArmsAndLoopsStay) {
   // 0 branches (thread by thread) to 1 (empty arm) and 2 (empty arm); both
   // go to 3, a loop test: 3 -> 4 (empty latch) -> 3, and 3 -> 5 (exit).
-  KernelGraph G;
-  for (int I = 0; I < 6; ++I)
-    G.addBlock();
-  G.Entry = 0;
-  G.Exit = 5;
-  G.addEdge(0, 1);
-  G.addEdge(0, 2);
-  G.addEdge(1, 3);
-  G.addEdge(2, 3);
-  G.addEdge(3, 4);
-  G.addEdge(4, 3);
-  G.addEdge(3, 5);
+  KernelGraph G =
+      graph(6, {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}, {4, 3}, {3, 5}}, 5);
   G.Blocks[0].ThreadsOnTrueArm =
       std::make_shared<const std::vector<uint8_t>>(1024, 1);
   G.Blocks[0].TrueArmBlock = 1;
