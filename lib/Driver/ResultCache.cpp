@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,7 +28,7 @@ namespace tmemcheck {
 namespace {
 
 /// Bumped whenever the entry's layout or the outcome's JSON form changes.
-constexpr int64_t EntryFormat = 1;
+constexpr int64_t EntryFormat = 2;
 
 std::string hashText(llvm::ArrayRef<uint8_t> Bytes) {
   llvm::XXH128_hash_t H = llvm::xxh3_128bits(Bytes);
@@ -61,16 +62,51 @@ struct Input {
   std::string Hash;
 };
 
-json::Value toJSON(const Input &I) {
-  return json::Object{{"path", I.Path},
-                      {"size", I.Size},
-                      {"mtime", I.ModifiedNs},
-                      {"hash", I.Hash}};
+/// The inputs as {"dirs": [...], "files": [[dir, name, size, mtime,
+/// hash], ...]}: a CUTLASS file reads over 1600 headers from a few dozen
+/// directories, and naming each directory once halves the entry.
+json::Value inputsToJson(const std::vector<Input> &Inputs) {
+  json::Array Dirs, Files;
+  llvm::StringMap<int64_t> DirIndex;
+  for (const Input &I : Inputs) {
+    llvm::StringRef Dir = llvm::sys::path::parent_path(I.Path);
+    auto [It, New] = DirIndex.try_emplace(Dir, int64_t(Dirs.size()));
+    if (New)
+      Dirs.push_back(Dir.str());
+    Files.push_back(json::Array{It->second,
+                                llvm::sys::path::filename(I.Path).str(), I.Size,
+                                I.ModifiedNs, I.Hash});
+  }
+  return json::Object{{"dirs", std::move(Dirs)}, {"files", std::move(Files)}};
 }
-bool fromJSON(const json::Value &V, Input &I, json::Path P) {
-  json::ObjectMapper O(V, P);
-  return O && O.map("path", I.Path) && O.map("size", I.Size) &&
-         O.map("mtime", I.ModifiedNs) && O.map("hash", I.Hash);
+
+bool inputsFromJson(const json::Value &V, std::vector<Input> &Inputs) {
+  const json::Object *O = V.getAsObject();
+  const json::Array *Dirs = O ? O->getArray("dirs") : nullptr;
+  const json::Array *Files = O ? O->getArray("files") : nullptr;
+  if (!Dirs || !Files)
+    return false;
+  for (const json::Value &F : *Files) {
+    const json::Array *A = F.getAsArray();
+    if (!A || A->size() != 5)
+      return false;
+    std::optional<int64_t> Dir = (*A)[0].getAsInteger();
+    std::optional<llvm::StringRef> Name = (*A)[1].getAsString();
+    std::optional<int64_t> Size = (*A)[2].getAsInteger();
+    std::optional<int64_t> Modified = (*A)[3].getAsInteger();
+    std::optional<llvm::StringRef> Hash = (*A)[4].getAsString();
+    if (!Dir || *Dir < 0 || size_t(*Dir) >= Dirs->size() || !Name || !Size ||
+        *Size < 0 || !Modified || !Hash)
+      return false;
+    std::optional<llvm::StringRef> DirName = (*Dirs)[*Dir].getAsString();
+    if (!DirName)
+      return false;
+    llvm::SmallString<256> Path(*DirName);
+    llvm::sys::path::append(Path, *Name);
+    Inputs.push_back(
+        {std::string(Path), uint64_t(*Size), *Modified, Hash->str()});
+  }
+  return true;
 }
 
 /// Whether \p I still has its contents. \p Refreshed is set when it does
@@ -95,7 +131,7 @@ llvm::Error writeEntry(llvm::StringRef Path, llvm::StringRef Key,
                        const std::vector<Input> &Inputs, json::Value Outcome) {
   json::Object Entry{{"format", EntryFormat},
                      {"key", Key},
-                     {"inputs", Inputs},
+                     {"inputs", inputsToJson(Inputs)},
                      {"outcome", std::move(Outcome)}};
   // writeToOutput writes a temporary file and renames it into place.
   return llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
@@ -152,11 +188,9 @@ std::optional<FileOutcome> ResultCache::lookup(llvm::StringRef Key) {
       Obj->getString("key") != Key)
     return Miss();
   std::vector<Input> Inputs;
-  json::Path::Root Root("entry");
   const json::Value *InputsValue = Obj->get("inputs");
   const json::Value *OutcomeValue = Obj->get("outcome");
-  if (!InputsValue || !OutcomeValue ||
-      !fromJSON(*InputsValue, Inputs, json::Path(Root)))
+  if (!InputsValue || !OutcomeValue || !inputsFromJson(*InputsValue, Inputs))
     return Miss();
   bool Refreshed = false;
   for (Input &I : Inputs)
