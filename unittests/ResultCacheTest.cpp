@@ -8,6 +8,8 @@
 #include "tmemcheck/Driver/FileOutcome.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -222,6 +224,54 @@ TEST_F(ResultCacheTest, DoesNotStoreWhatMayPredateItsInputs) {
   EXPECT_TRUE(Cache->lookup("key"));
   llvm::sys::fs::remove(Input);
   EXPECT_FALSE(Cache->lookup("key"));
+}
+
+TEST_F(ResultCacheTest, DamagedEntriesAreMisses) {
+  auto Cache = open();
+  ASSERT_TRUE(Cache);
+  setTime(Input, 1000000000);
+  ASSERT_FALSE(llvm::errorToBool(Cache->store(
+      "key", everyField(), {Input}, std::chrono::system_clock::now())));
+  ASSERT_TRUE(Cache->lookup("key"));
+  // The one entry, rewritten by \p Edit.
+  auto Rewrite = [&](llvm::function_ref<void(llvm::json::Object &)> Edit) {
+    std::error_code EC;
+    for (llvm::sys::fs::recursive_directory_iterator It(path("cache"), EC), End;
+         It != End && !EC; It.increment(EC)) {
+      if (!llvm::StringRef(It->path()).ends_with(".json"))
+        continue;
+      auto Buf = llvm::MemoryBuffer::getFile(It->path());
+      ASSERT_TRUE(bool(Buf));
+      llvm::Expected<llvm::json::Value> V =
+          llvm::json::parse((*Buf)->getBuffer());
+      ASSERT_TRUE(bool(V));
+      Edit(*V->getAsObject());
+      write(It->path(), llvm::formatv("{0}", *V).str());
+    }
+  };
+  // A directory index past the table.
+  Rewrite([](llvm::json::Object &Entry) {
+    auto &File =
+        *(*Entry.getObject("inputs")->getArray("files"))[0].getAsArray();
+    File[0] = 99;
+  });
+  EXPECT_FALSE(Cache->lookup("key"));
+  // Another key stored under this one's name (a hash collision).
+  Rewrite([](llvm::json::Object &Entry) {
+    auto &File =
+        *(*Entry.getObject("inputs")->getArray("files"))[0].getAsArray();
+    File[0] = 0;
+    Entry["key"] = "other";
+  });
+  EXPECT_FALSE(Cache->lookup("key"));
+  // Another format.
+  Rewrite([](llvm::json::Object &Entry) {
+    Entry["key"] = "key";
+    Entry["format"] = 1;
+  });
+  EXPECT_FALSE(Cache->lookup("key"));
+  Rewrite([](llvm::json::Object &Entry) { Entry["format"] = 2; });
+  EXPECT_TRUE(Cache->lookup("key")) << "the edits above are all undone";
 }
 
 TEST_F(ResultCacheTest, CannotOpenAFile) {
