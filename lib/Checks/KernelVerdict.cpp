@@ -22,6 +22,16 @@ llvm::StringRef verdictName(VerdictKind K) {
   return "incomplete";
 }
 
+std::string incompleteSummary(const KernelVerdict &V) {
+  std::string Head = "kernel '" + V.Kernel + "' was not analysed completely";
+  if (V.Reasons.empty())
+    return Head;
+  llvm::StringRef Reason = V.Reasons.front().Message;
+  if (Reason.consume_front("kernel '" + V.Kernel + "' "))
+    return Head + ": it " + Reason.str();
+  return Head + ": " + Reason.str();
+}
+
 KernelVerdict verdictOf(const KernelGraph &G) {
   KernelVerdict V;
   V.Kernel = G.Name;

@@ -60,21 +60,6 @@ struct PublishedFinding {
   std::string Check;
 };
 
-/// "kernel 'k' was not analysed completely: <the first reason>". Reasons
-/// are remarks that name the kernel themselves ("kernel 'k' calls ..."):
-/// the name is said once.
-std::string incompleteKernelMessage(const KernelVerdict &V) {
-  std::string Head =
-      fmt::format("kernel '{}' was not analysed completely", V.Kernel);
-  if (V.Reasons.empty())
-    return Head;
-  llvm::StringRef Reason = V.Reasons.front().Message;
-  const std::string Named = fmt::format("kernel '{}' ", V.Kernel);
-  if (Reason.consume_front(Named))
-    return fmt::format("{}: it {}", Head, Reason);
-  return fmt::format("{}: {}", Head, Reason);
-}
-
 /// A request that waits for the results of the document's current
 /// version.
 struct WaitingRequest {
@@ -975,7 +960,7 @@ std::vector<PublishedFinding> Server::publishable(const Document &D,
     for (const IncompleteReason &R : V.Reasons)
       if (R.Loc.isValid() && Reasons.size() < 20)
         Reasons.push_back(Related(R.Loc, R.Message));
-    AboutDocument(Severity::Remark, incompleteKernelMessage(V), V.Loc,
+    AboutDocument(Severity::Remark, incompleteSummary(V), V.Loc,
                   std::move(Reasons));
   }
   return List;

@@ -1058,13 +1058,10 @@ int main(int argc, const char **argv) {
     std::string Tool = ResultCache::toolIdentity(
         TMEMCHECK_VERSION, argv[0], reinterpret_cast<void *>(&printVersion));
     Expected<std::unique_ptr<ResultCache>> Opened =
-        ResultCache::open(CacheDirectory);
-    if (Tool.empty()) {
-      consumeError(Opened.takeError());
-      errs() << "tmemcheck: warning: the result cache is not used: the "
-                "tmemcheck executable cannot be found to identify its "
-                "build\n";
-    } else if (!Opened) {
+        Tool.empty() ? createStringError("the tmemcheck executable cannot be "
+                                         "found to identify its build")
+                     : ResultCache::open(CacheDirectory);
+    if (!Opened) {
       errs() << "tmemcheck: warning: the result cache is not used: "
              << toString(Opened.takeError()) << '\n';
     } else {
@@ -1205,11 +1202,7 @@ int main(int argc, const char **argv) {
       Totals.addVerdict(V, SettingsFor[I].RequireComplete);
       if (V.kind() == VerdictKind::Incomplete)
         SarifInfo.Notifications.push_back(
-            {"warning",
-             "kernel '" + V.Kernel + "' was not analysed completely" +
-                 (V.Reasons.empty() ? std::string()
-                                    : ": " + V.Reasons.front().Message),
-             V.Loc});
+            {"warning", incompleteSummary(V), V.Loc});
       if (Format == OutputFormat::Json)
         AllVerdicts.push_back(std::move(V));
     }
@@ -1310,10 +1303,8 @@ int main(int argc, const char **argv) {
                           CrashInKernelForTesting.empty();
     std::string CacheKey;
     if (UseCache) {
-      SmallString<256> Abs(File);
-      sys::fs::make_absolute(Abs);
       CacheKey = RunKey + ConfigKeyFor[I] +
-                 (isPtxFile(File) ? "ptx " + std::string(Abs) + "\n"
+                 (isPtxFile(File) ? "ptx " + File + "\n"
                                   : parseCommandsKey(*Compilations, File,
                                                      *SettingsFor[I].Env));
       if (std::optional<FileOutcome> Hit = Cache->lookup(CacheKey)) {
@@ -1406,17 +1397,7 @@ int main(int argc, const char **argv) {
     });
     if (UseCache && O.Survived && O.Repeatable && O.TU.Parsed &&
         O.TU.CrashedKernels.empty()) {
-      // The files the parse read; the embedded headers are the tool's.
-      std::vector<std::string> Inputs;
-      if (isPtxFile(File)) {
-        SmallString<256> Abs(File);
-        sys::fs::make_absolute(Abs);
-        Inputs.push_back(std::string(Abs));
-      }
-      for (const std::string &P : O.TU.InputFiles)
-        if (!CudaEnvironment::isEmbeddedHeader(P))
-          Inputs.push_back(P);
-      if (Error E = Cache->store(CacheKey, O, Inputs, AnalysisStart)) {
+      if (Error E = Cache->store(CacheKey, O, O.TU.InputFiles, AnalysisStart)) {
         if (!CacheWriteFailed.exchange(true))
           errs() << "tmemcheck: warning: cannot write to the result cache: "
                  << toString(std::move(E)) << '\n';

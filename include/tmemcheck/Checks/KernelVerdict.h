@@ -55,6 +55,11 @@ struct KernelVerdict {
   }
 };
 
+/// "kernel 'k' was not analysed completely: <the first reason>", as the
+/// SARIF log and the editor say it. Reasons are remarks that usually name
+/// the kernel themselves ("kernel 'k' calls ..."): the name is said once.
+std::string incompleteSummary(const KernelVerdict &V);
+
 /// The verdict of \p G before its findings are counted: the reasons of
 /// every remark of the graph that made it incomplete.
 KernelVerdict verdictOf(const KernelGraph &G);

@@ -84,8 +84,9 @@ struct TranslationUnitResult {
   /// Options of the file's compile commands that the translation does not
   /// know (NvccCommandLine.h); they were dropped.
   std::vector<std::string> UnknownOptions;
-  /// Every file the parse read (the file, its include closure, virtual
-  /// files too), by absolute path, when FrontendLimits::RecordInputFiles.
+  /// Every file the parse read (the file and its include closure; not
+  /// tmemcheck's embedded headers), by absolute path, when
+  /// FrontendLimits::RecordInputFiles.
   std::vector<std::string> InputFiles;
   /// Number of tcgen05 instructions seen anywhere in device code.
   unsigned Tcgen05Instructions = 0;

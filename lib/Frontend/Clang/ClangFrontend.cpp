@@ -277,6 +277,9 @@ public:
       return;
     SourceManager &SM = Ctx.getSourceManager();
     for (auto It = SM.fileinfo_begin(), E = SM.fileinfo_end(); It != E; ++It) {
+      // The embedded headers are part of the tool, not of the code.
+      if (CudaEnvironment::isEmbeddedHeader(It->first.getName()))
+        continue;
       SmallString<256> Path(It->first.getName());
       SM.getFileManager().makeAbsolutePath(Path);
       // Not `..`: through a symbolic link it names another directory.

@@ -12,6 +12,7 @@
 #include "tmemcheck/Ptx/Module.h"
 
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -240,8 +241,14 @@ TranslationUnitResult analyzeFile(StringRef File, const FrontendLimits &Limits,
     Result.FirstError = "cannot read the file: " + Buf.getError().message();
     return Result;
   }
-  return analyzeModule((*Buf)->getBuffer(), File, Limits, OnKernel, Analyse,
-                       Threads);
+  TranslationUnitResult Result = analyzeModule(
+      (*Buf)->getBuffer(), File, Limits, OnKernel, Analyse, Threads);
+  if (Limits.RecordInputFiles) {
+    SmallString<256> Abs(File);
+    sys::fs::make_absolute(Abs);
+    Result.InputFiles.push_back(std::string(Abs));
+  }
+  return Result;
 }
 
 } // namespace
