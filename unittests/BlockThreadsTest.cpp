@@ -72,6 +72,23 @@ TEST(BlockThreadsTest, NothingToNarrow) {
     EXPECT_FALSE(T.of(B)) << B;
 }
 
+TEST(BlockThreadsTest, OnlyTheBlockSizeNarrows) {
+  // No branch known thread by thread, __launch_bounds__(128): every block
+  // the entry reaches runs in threads [0, 128), as one interned mask; the
+  // unreached block is left alone.
+  KernelGraph G = roleSplit();
+  G.Blocks[0].ThreadsOnTrueArm.reset();
+  G.MaxThreadsPerBlock = 128;
+  BlockThreads T(G);
+  for (unsigned B = 0; B < 4; ++B) {
+    ASSERT_TRUE(T.of(B)) << B;
+    EXPECT_EQ(count(T.of(B)), 128u) << B;
+    EXPECT_EQ((*T.of(B))[127], 1);
+    EXPECT_EQ(T.of(B), T.of(0));
+  }
+  EXPECT_FALSE(T.of(4));
+}
+
 TEST(BlockThreadsTest, BothArmsToOneBlockDoNotNarrow) {
   KernelGraph G = roleSplit();
   G.Blocks[0].FalseArmBlock = 1; // `if (c) {}`: both edges to one block
