@@ -3,7 +3,8 @@
 // Part of tmemcheck. BlockThreads narrows a block's threads by the arms of
 // branches known thread by thread and by the block's size, joins them where
 // paths meet, leaves loops' tests and unreached blocks alone, and interns
-// its masks so that equal sets are one pointer.
+// its masks so that equal sets are one pointer; remembered intersections
+// stay right for masks made after others are freed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +108,20 @@ TEST(BlockThreadsTest, IntersectionsAreInterned) {
   EXPECT_EQ(count(A), 64u);
   EXPECT_EQ(T.intersect(nullptr, T.of(1)), T.of(1));
   EXPECT_EQ(count(T.intersect(T.of(1), T.of(2))), 0u);
+}
+
+// Intersections are remembered by the masks' addresses. A caller's mask
+// that is freed must not let a later mask at the same address (the
+// allocator hands it straight back) get the remembered answer: one analysis
+// context shares the BlockThreads of a kernel among its analyses.
+TEST(BlockThreadsTest, AMaskMadeAfterAnotherIsFreedGetsItsOwnIntersection) {
+  KernelGraph G = roleSplit();
+  BlockThreads T(G);
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    const unsigned Hi = Round % 2 ? 32 : 96;
+    ThreadMask Callers = threads(0, Hi);
+    EXPECT_EQ(count(T.intersect(Callers, T.of(1))), Hi) << "round " << Round;
+  }
 }
 
 } // namespace

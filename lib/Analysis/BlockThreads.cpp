@@ -6,8 +6,6 @@
 
 #include "tmemcheck/Analysis/BlockThreads.h"
 
-#include "llvm/ADT/BitVector.h"
-
 #include <algorithm>
 #include <deque>
 
@@ -18,13 +16,23 @@ namespace {
 /// The per-thread tables' size (a 1-D block of up to 1024 threads).
 constexpr unsigned TableThreads = 1024;
 
-llvm::BitVector bitsOf(const std::vector<uint8_t> &Mask) {
-  llvm::BitVector Out(TableThreads);
-  for (size_t T = 0; T < Mask.size() && T < TableThreads; ++T)
-    if (Mask[T])
-      Out.set(T);
-  return Out;
-}
+/// Sets of the table's threads, 16 words each, for every block of a graph
+/// in one array.
+class ThreadSets {
+public:
+  static constexpr unsigned Words = TableThreads / 64;
+  explicit ThreadSets(unsigned Blocks) : Bits(size_t(Blocks) * Words, 0) {}
+  uint64_t *of(unsigned B) { return Bits.data() + size_t(B) * Words; }
+  static bool none(const uint64_t *Set) {
+    return std::all_of(Set, Set + Words, [](uint64_t W) { return W == 0; });
+  }
+  static bool all(const uint64_t *Set) {
+    return std::all_of(Set, Set + Words, [](uint64_t W) { return ~W == 0; });
+  }
+
+private:
+  std::vector<uint64_t> Bits;
+};
 
 } // namespace
 
@@ -51,37 +59,49 @@ BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
       Masks[B] = Launched;
     return;
   }
-  std::vector<llvm::BitVector> In(N, llvm::BitVector(TableThreads));
-  std::vector<llvm::BitVector> TrueArm(N), FalseArm(N);
+  // One flat array of 16-word sets per block: no allocation per block or
+  // per edge.
+  ThreadSets In(N), TrueArm(N), FalseArm(N);
   for (unsigned B = 0; B < N; ++B)
-    if (G.Blocks[B].ThreadsOnTrueArm) {
-      TrueArm[B] = bitsOf(*G.Blocks[B].ThreadsOnTrueArm);
-      FalseArm[B] = TrueArm[B];
-      FalseArm[B].flip();
+    if (const ThreadMask &Arm = G.Blocks[B].ThreadsOnTrueArm) {
+      uint64_t *T = TrueArm.of(B), *F = FalseArm.of(B);
+      for (size_t I = 0; I < Arm->size() && I < TableThreads; ++I)
+        if ((*Arm)[I])
+          T[I / 64] |= uint64_t(1) << (I % 64);
+      for (unsigned W = 0; W < ThreadSets::Words; ++W)
+        F[W] = ~T[W];
     }
-  In[G.Entry].set(0, Size);
+  {
+    uint64_t *Entry = In.of(G.Entry);
+    for (unsigned T = 0; T < Size; ++T)
+      Entry[T / 64] |= uint64_t(1) << (T % 64);
+  }
   std::deque<unsigned> Work{G.Entry};
   std::vector<uint8_t> Queued(N, 0);
   Queued[G.Entry] = 1;
+  uint64_t Flow[ThreadSets::Words];
   while (!Work.empty()) {
     const unsigned B = Work.front();
     Work.pop_front();
     Queued[B] = 0;
     const Block &Blk = G.Blocks[B];
+    const uint64_t *From = In.of(B);
     for (unsigned S : Blk.Succs) {
-      const llvm::BitVector *Flow = &In[B];
-      llvm::BitVector Narrowed;
       // Only an arm that is not also the other arm's target narrows.
+      const uint64_t *Arm = nullptr;
       if (Blk.ThreadsOnTrueArm && Blk.TrueArmBlock != Blk.FalseArmBlock &&
-          (S == Blk.TrueArmBlock || S == Blk.FalseArmBlock)) {
-        Narrowed = In[B];
-        Narrowed &= S == Blk.TrueArmBlock ? TrueArm[B] : FalseArm[B];
-        Flow = &Narrowed;
+          (S == Blk.TrueArmBlock || S == Blk.FalseArmBlock))
+        Arm = S == Blk.TrueArmBlock ? TrueArm.of(B) : FalseArm.of(B);
+      uint64_t *To = In.of(S);
+      bool Grows = false;
+      for (unsigned W = 0; W < ThreadSets::Words; ++W) {
+        Flow[W] = Arm ? From[W] & Arm[W] : From[W];
+        Grows |= (Flow[W] & ~To[W]) != 0;
       }
-      // BitVector::test: whether the flow has threads S does not have yet.
-      if (!Flow->test(In[S]))
+      if (!Grows)
         continue;
-      In[S] |= *Flow;
+      for (unsigned W = 0; W < ThreadSets::Words; ++W)
+        To[W] |= Flow[W];
       if (!Queued[S]) {
         Queued[S] = 1;
         Work.push_back(S);
@@ -89,25 +109,25 @@ BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
     }
   }
   // A block the flow did not reach (no thread known to run it) is left
-  // unnarrowed: an empty set would make its accesses nobody's.
-  for (unsigned B = 0; B < N; ++B)
-    if (!In[B].all() && !In[B].none())
-      Masks[B] = internBits(In[B]);
-}
-
-ThreadMask BlockThreads::internBits(const llvm::BitVector &Bits) {
-  // Keyed by the 16 words of the set, so that the 1024-entry table is made
-  // (and compared) once per distinct set, not once per block.
-  std::vector<uint64_t> Key(Bits.getData().begin(), Bits.getData().end());
-  auto It = InternedBits.find(Key);
-  if (It != InternedBits.end())
-    return It->second;
-  std::vector<uint8_t> Mask(TableThreads, 0);
-  for (unsigned T : Bits.set_bits())
-    Mask[T] = 1;
-  ThreadMask Out = intern(std::move(Mask));
-  InternedBits.emplace(std::move(Key), Out);
-  return Out;
+  // unnarrowed: an empty set would make its accesses nobody's. Blocks share
+  // few distinct sets: each is made into a table once.
+  std::vector<std::pair<const uint64_t *, ThreadMask>> Made;
+  for (unsigned B = 0; B < N; ++B) {
+    const uint64_t *Set = In.of(B);
+    if (ThreadSets::none(Set) || ThreadSets::all(Set))
+      continue;
+    auto Same = llvm::find_if(Made, [&](const auto &M) {
+      return std::equal(Set, Set + ThreadSets::Words, M.first);
+    });
+    if (Same == Made.end()) {
+      std::vector<uint8_t> Mask(TableThreads, 0);
+      for (unsigned T = 0; T < TableThreads; ++T)
+        Mask[T] = (Set[T / 64] >> (T % 64)) & 1;
+      Made.push_back({Set, intern(std::move(Mask))});
+      Same = std::prev(Made.end());
+    }
+    Masks[B] = Same->second;
+  }
 }
 
 ThreadMask BlockThreads::intern(std::vector<uint8_t> Mask) {
@@ -130,12 +150,12 @@ ThreadMask BlockThreads::intersect(const ThreadMask &A, const ThreadMask &B) {
       PA < PB ? std::make_pair(PA, PB) : std::make_pair(PB, PA);
   auto It = Intersections.find(Key);
   if (It != Intersections.end())
-    return It->second;
+    return It->second.Both;
   std::vector<uint8_t> Both(std::max(A->size(), B->size()), 0);
   for (size_t T = 0; T < Both.size(); ++T)
     Both[T] = T < A->size() && T < B->size() && (*A)[T] && (*B)[T];
   ThreadMask Out = intern(std::move(Both));
-  Intersections.emplace(Key, Out);
+  Intersections.emplace(Key, Intersection{A, B, Out});
   return Out;
 }
 

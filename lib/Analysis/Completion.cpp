@@ -407,6 +407,7 @@ static uint64_t barrierRunIdentity(const AbstractValue &V) {
 
 CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
                                        ThreadConditions &Threads,
+                                       BlockThreads &Reaching,
                                        KernelBudget &Budget) {
   const unsigned N = G.Blocks.size();
   if (N == 0)
@@ -484,9 +485,9 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
   // on any barrier. A wait whose barrier depends on the role is a wait on
   // each of its runs by the threads that name it. A wait with no access
   // after it still shows the barrier's consumers: they take no columns.
-  // The threads that may run each block: a role's barrier or columns in
-  // code two roles share are the ones of the threads that get there.
-  BlockThreads Reaching(G);
+  // The threads that may run each block (Reaching): a role's barrier or
+  // columns in code two roles share are the ones of the threads that get
+  // there.
   G.forEachEvent([&](const Event &W) {
     if (W.K == Event::Kind::Sync && W.Sync &&
         W.Sync->Kind == SyncOpKind::MbarrierWait)
@@ -496,15 +497,17 @@ CompletionAnalysis::CompletionAnalysis(const KernelGraph &G,
              Reaching.intersect(Waiters, Reaching.of(BlockOf[W.Id]))});
   });
   // The columns an access after a wait may touch, for the threads that
-  // wait (handOffRange), memoized per access and waiting threads.
-  std::map<std::pair<unsigned, const void *>, std::optional<TmemRange>>
+  // wait (handOffRange), memoized per access and waiting threads. The entry
+  // holds the mask, so that its address is not reused by another one.
+  std::map<std::pair<unsigned, const void *>,
+           std::pair<ThreadMask, std::optional<TmemRange>>>
       HandOffRanges;
   auto AccessRange = [&](const Event &X, const ThreadMask &Waiters)
       -> const std::optional<TmemRange> & {
     auto [It, New] = HandOffRanges.try_emplace({X.Id, Waiters.get()});
     if (New)
-      It->second = handOffRange(X, Waiters);
-    return It->second;
+      It->second = {Waiters, handOffRange(X, Waiters)};
+    return It->second.second;
   };
   BarrierGates Gates(
       G, Index, Threads,

@@ -217,7 +217,7 @@ std::vector<TmemRange> readRanges(const Event &E) {
 } // namespace
 
 ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
-                             KernelBudget &Budget) {
+                             BlockThreads &Reaching, KernelBudget &Budget) {
   const unsigned N = G.Blocks.size();
   // Writes and reads with their block and columns, computed once (an
   // mma's columns come from decoding its instruction descriptor).
@@ -446,7 +446,6 @@ ReuseOrdering::ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
   // that matter are the threads whose own columns meet the write, and an
   // arrive \p A of threads \p Arrivers lets them in only if it can be on a
   // barrier run those threads wait on (a role's own pipeline).
-  BlockThreads Reaching(G);
   auto LetsInOnItsRun = [&](const Signal &A, const ThreadMask &Arrivers,
                             const ReaderFacts &F, const ThreadMask &Meeting) {
     std::set<uint64_t> Handed;

@@ -93,15 +93,12 @@ public:
   void checkKernel(AnalysisContext &Ctx, FindingSink &Out) override {
     const KernelGraph &G = Ctx.graph();
     const ControlDependence &CD = Ctx.control();
-    std::optional<BlockThreads> Running;
     for (unsigned B = 0; B < G.Blocks.size(); ++B) {
       const Block &Blk = G.Blocks[B];
       for (const Event &E : Blk.Events) {
         if (E.K != Event::Kind::Tmem || !E.Op || !E.Op->isWarpCollective())
           continue;
-        if (!Running)
-          Running.emplace(G);
-        reportLaneVariantOperand(G, E, Running->of(B), Out);
+        reportLaneVariantOperand(G, E, Ctx.blockThreads().of(B), Out);
         const Block *Divergent = nullptr;
         for (unsigned C : CD.allControllers(B)) {
           const Block &Cond = G.Blocks[C];

@@ -9,6 +9,7 @@
 #ifndef TMEMCHECK_ANALYSIS_ANALYSISCONTEXT_H
 #define TMEMCHECK_ANALYSIS_ANALYSISCONTEXT_H
 
+#include "tmemcheck/Analysis/BlockThreads.h"
 #include "tmemcheck/Analysis/Completion.h"
 #include "tmemcheck/Analysis/ControlDependence.h"
 #include "tmemcheck/Analysis/DeallocOrdering.h"
@@ -55,9 +56,17 @@ public:
       Threads = std::make_unique<ThreadConditions>(G, control());
     return *Threads;
   }
+  /// The threads that may run each block (one flow per kernel: the
+  /// completion and reuse analyses and the divergence check share it).
+  BlockThreads &blockThreads() {
+    if (!Running)
+      Running = std::make_unique<BlockThreads>(G);
+    return *Running;
+  }
   const CompletionAnalysis &completion() {
     if (!Completion)
-      Completion = std::make_unique<CompletionAnalysis>(G, threads(), Budget);
+      Completion = std::make_unique<CompletionAnalysis>(G, threads(),
+                                                        blockThreads(), Budget);
     return *Completion;
   }
   const DeallocOrdering &deallocOrdering() {
@@ -73,7 +82,8 @@ public:
   }
   const ReuseOrdering &reuseOrdering() {
     if (!Reuse)
-      Reuse = std::make_unique<ReuseOrdering>(G, threads(), Budget);
+      Reuse =
+          std::make_unique<ReuseOrdering>(G, threads(), blockThreads(), Budget);
     return *Reuse;
   }
 
@@ -83,6 +93,7 @@ private:
   std::unique_ptr<ControlDependence> CD;
   std::unique_ptr<LifecycleAnalysis> Life;
   std::unique_ptr<ThreadConditions> Threads;
+  std::unique_ptr<BlockThreads> Running;
   std::unique_ptr<CompletionAnalysis> Completion;
   std::unique_ptr<DeallocOrdering> Ordering;
   std::unique_ptr<PeerCollectiveAnalysis> Peer;

@@ -16,7 +16,6 @@
 
 #include "tmemcheck/Analysis/KernelGraph.h"
 
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <cstdint>
@@ -46,12 +45,16 @@ public:
 
 private:
   ThreadMask intern(std::vector<uint8_t> Mask);
-  ThreadMask internBits(const llvm::BitVector &Bits);
 
   std::vector<ThreadMask> Masks;
   std::map<std::vector<uint8_t>, ThreadMask> Interned;
-  std::map<std::vector<uint64_t>, ThreadMask> InternedBits;
-  std::map<std::pair<const void *, const void *>, ThreadMask> Intersections;
+  /// Intersections by the two masks' addresses. The entry holds both
+  /// masks, so that neither address can be reused by another mask (callers
+  /// pass masks they made, not only interned ones) while it is remembered.
+  struct Intersection {
+    ThreadMask A, B, Both;
+  };
+  std::map<std::pair<const void *, const void *>, Intersection> Intersections;
 };
 
 } // namespace tmemcheck

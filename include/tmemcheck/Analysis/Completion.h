@@ -84,8 +84,9 @@ struct InFlightAtDealloc {
 /// The per-thread completion facts of one kernel.
 class CompletionAnalysis {
 public:
+  /// \p Reaching: the threads that may run each block of \p G.
   CompletionAnalysis(const KernelGraph &G, ThreadConditions &Threads,
-                     KernelBudget &Budget);
+                     BlockThreads &Reaching, KernelBudget &Budget);
 
   const std::vector<CompletionHazard> &loadHazards() const { return Loads; }
   const std::vector<CompletionHazard> &storeHazards() const { return Stores; }

@@ -16,6 +16,7 @@
 #ifndef TMEMCHECK_ANALYSIS_REUSEORDERING_H
 #define TMEMCHECK_ANALYSIS_REUSEORDERING_H
 
+#include "tmemcheck/Analysis/BlockThreads.h"
 #include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
 #include "tmemcheck/Analysis/ThreadConditions.h"
@@ -44,8 +45,9 @@ struct ReuseRace {
 /// The reuse races of one kernel, one per block of writes.
 class ReuseOrdering {
 public:
+  /// \p Reaching: the threads that may run each block of \p G.
   ReuseOrdering(const KernelGraph &G, ThreadConditions &Threads,
-                KernelBudget &Budget);
+                BlockThreads &Reaching, KernelBudget &Budget);
   const std::vector<ReuseRace> &races() const { return Races; }
 
 private:

@@ -354,6 +354,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   // Callees' CFGs serve the next kernels; the kernel's own is not needed
   // again (a file with a thousand kernels would keep a thousand of them).
   Cfgs.erase(Kernel);
+  Trips.forget(Kernel);
   Graph.BuildSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
@@ -553,7 +554,9 @@ void GraphBuilder::peelLastIterations(const CFG &C, const FunctionDecl *FD,
     const auto *If = dyn_cast_or_null<IfStmt>(B->getTerminatorStmt());
     if (!If || B->succ_size() != 2 || !B->succ_begin()->getReachableBlock())
       continue;
-    std::optional<LastIterationTest> T = findLastIterationTest(*If, *FD, Ctx);
+    const ParentMap *Parents = Trips.parentsOf(FD);
+    std::optional<LastIterationTest> T =
+        Parents ? findLastIterationTest(*If, *Parents, Ctx) : std::nullopt;
     if (!T)
       continue;
     for (const CFGBlock *H : C) {

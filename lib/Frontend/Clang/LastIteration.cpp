@@ -100,15 +100,13 @@ std::vector<uint8_t> reachableWithin(const KernelGraph &G, unsigned From,
 
 } // namespace
 
-std::optional<LastIterationTest> findLastIterationTest(const IfStmt &If,
-                                                       const FunctionDecl &FD,
-                                                       ASTContext &Ctx) {
+std::optional<LastIterationTest>
+findLastIterationTest(const IfStmt &If, const ParentMap &PM, ASTContext &Ctx) {
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       If.getCond() ? If.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || Cond->getOpcode() != BO_EQ || If.getConditionVariable() ||
-      If.isConstexpr() || !FD.getBody())
+      If.isConstexpr())
     return std::nullopt;
-  ParentMap PM(FD.getBody());
   const auto *Body = dyn_cast_or_null<CompoundStmt>(PM.getParent(&If));
   const auto *For =
       Body ? dyn_cast_or_null<ForStmt>(PM.getParent(Body)) : nullptr;

@@ -18,6 +18,7 @@
 #include "tmemcheck/Analysis/KernelGraph.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 
 #include <optional>
@@ -33,9 +34,10 @@ struct LastIterationTest {
 /// ++i)` loop of constant trip count N >= 1 (not nested in another
 /// statement of the body, so every iteration reaches it), its condition
 /// is `i == C0 + N - 1` (either side), and the body neither writes `i`,
-/// takes its address, `continue`s nor jumps.
+/// takes its address, `continue`s nor jumps. \p Parents is the parent map
+/// of the body of the function \p If is in.
 std::optional<LastIterationTest>
-findLastIterationTest(const clang::IfStmt &If, const clang::FunctionDecl &FD,
+findLastIterationTest(const clang::IfStmt &If, const clang::ParentMap &Parents,
                       clang::ASTContext &Ctx);
 
 /// Rewrites the graph of such a loop (graph blocks: the block ending in the

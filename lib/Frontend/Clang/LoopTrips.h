@@ -45,6 +45,8 @@ public:
 
   /// The parent map of \p FD's body (built once), or nullptr.
   clang::ParentMap *parentsOf(const clang::FunctionDecl *FD);
+  /// Drops \p FD's parent map (a kernel's, once its graph is built).
+  void forget(const clang::FunctionDecl *FD) { Parents.erase(FD); }
 
 private:
 
