@@ -226,7 +226,7 @@ void GraphBuilder::noteWaitLdSpelling(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee)
     return;
-  std::string Name = qualifiedName(Callee);
+  std::string Name = nameOf(Callee);
   if (const UserApiModelTable::Entry *UM = userModelOf(Callee)) {
     if (UM->Instructions.size() == 1 && UM->Instructions.front().Op &&
         UM->Instructions.front().Op->Kind == TmemOpKind::WaitLoad &&
@@ -597,7 +597,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       addUserModeledCall(*UM, CE, explicitArguments(CE), Cur, F);
       return Cur;
     }
-    if (const ApiModel *M = findApiModel(qualifiedName(Callee))) {
+    if (const ApiModel *M = findApiModel(nameOf(Callee))) {
       addModeledCall(*M, CE, Cur, F);
       return Cur;
     }
@@ -872,6 +872,20 @@ std::string GraphBuilder::qualifiedName(const NamedDecl *D) {
   return Name;
 }
 
+const std::string &GraphBuilder::nameOf(const NamedDecl *D) {
+  auto [It, New] = Names.try_emplace(D);
+  if (New)
+    It->second = qualifiedName(D);
+  return It->second;
+}
+
+const std::string &GraphBuilder::plainNameOf(const FunctionDecl *FD) {
+  auto [It, New] = PlainNames.try_emplace(FD);
+  if (New)
+    It->second = withoutTemplateArguments(nameOf(FD));
+  return It->second;
+}
+
 void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
                                   unsigned Cur, const Frame &F) {
   Event E;
@@ -908,7 +922,7 @@ bool GraphBuilder::addTileLangLoad(const FunctionDecl *Callee,
       TArgs->get(0).getKind() != TemplateArgument::Integral ||
       TArgs->get(1).getKind() != TemplateArgument::Integral)
     return false;
-  std::string Name = qualifiedName(Callee);
+  std::string Name = nameOf(Callee);
   std::optional<TmemOp> Op =
       tileLangLoadOp(Name, TArgs->get(0).getAsIntegral().getExtValue(),
                      TArgs->get(1).getAsIntegral().getBoolValue());
@@ -991,7 +1005,7 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
     if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
       FD = FT->getTemplatedDecl();
     if (FD) {
-      if (const ApiModel *M = findApiModel(qualifiedName(FD))) {
+      if (const ApiModel *M = findApiModel(nameOf(FD))) {
         addModeledCall(*M, CE, Cur, F);
         return Cur;
       }
@@ -1009,7 +1023,7 @@ unsigned GraphBuilder::visitUnresolvedCall(const CallExpr *CE, unsigned Cur,
 
 const UserApiModelTable::Entry *
 GraphBuilder::cuteAtomModel(const FunctionDecl *Callee, unsigned NumArgs) {
-  std::string Name = withoutTemplateArguments(qualifiedName(Callee));
+  std::string Name = plainNameOf(Callee);
   if (!llvm::StringRef(Name).starts_with("cute::SM100")) // SM100::TMEM:: too
     return nullptr;
   // The atom's scale-vector size (`int VS` of the block-scaled FP4 MMAs).
@@ -1198,7 +1212,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
         !Callee->getLocation().isInvalid() &&
         !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation())) {
       addOpaqueCall(Cur, CallLoc, F);
-      std::string Name = qualifiedName(Callee);
+      std::string Name = nameOf(Callee);
       if (llvm::none_of(DeclaredOnlyCalls,
                         [&](const auto &C) { return C.Callee == Name; }))
         DeclaredOnlyCalls.push_back(
@@ -1258,7 +1272,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   // that fix-its inserting a wait can reuse.
   if (EventCount == EventsBefore + 1 && WaitLdCount == WaitLdBefore + 1)
     if (const auto *CE = dyn_cast_or_null<CallExpr>(CallStmt))
-      Facts.noteWaitLdWrapperCall(CE, qualifiedName(Def));
+      Facts.noteWaitLdWrapperCall(CE, nameOf(Def));
   if (!S)
     return Cur;
   G->addEdge(Cur, S->Entry);
@@ -1334,7 +1348,7 @@ const Frame &GraphBuilder::pushFrame(const FunctionDecl *Def, const Frame &F,
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
   NF->Stack = F.Stack;
-  NF->Stack.push_back({qualifiedName(Def), std::move(Site)});
+  NF->Stack.push_back({nameOf(Def), std::move(Site)});
   Frames.push_back(std::move(NF));
   return *Frames.back();
 }
@@ -1621,7 +1635,7 @@ void GraphBuilder::addUserModeledCall(const UserApiModelTable::Entry &M,
   if (Instrs.size() == 1 && Instrs.front().Op &&
       Instrs.front().Op->Kind == TmemOpKind::WaitLoad && Args.empty())
     if (const FunctionDecl *Callee = CE->getDirectCallee())
-      Facts.noteWaitLdWrapperCall(CE, qualifiedName(Callee));
+      Facts.noteWaitLdWrapperCall(CE, nameOf(Callee));
   translateInstructions(Instrs, Args, CE, /*Asm=*/nullptr, M.Spec.ElectsInside,
                         Cur, F);
 }

@@ -56,8 +56,8 @@ const CXXConstructExpr *constructionOf(const Expr *Object,
 bool GraphBuilder::addNamedBarrierCall(const FunctionDecl *Callee,
                                        const CallExpr *CE, unsigned Cur,
                                        const Frame &F) {
-  std::optional<llvm::StringRef> Mnemonic = cutlassNamedBarrierMnemonic(
-      withoutTemplateArguments(qualifiedName(Callee)));
+  std::optional<llvm::StringRef> Mnemonic =
+      cutlassNamedBarrierMnemonic(plainNameOf(Callee));
   if (!Mnemonic)
     return false;
   // The thread count and the id argument, and whether the id is one of the
