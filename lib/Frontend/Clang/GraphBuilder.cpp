@@ -872,14 +872,14 @@ std::string GraphBuilder::qualifiedName(const NamedDecl *D) {
   return Name;
 }
 
-const std::string &GraphBuilder::nameOf(const NamedDecl *D) {
+const std::string &GraphBuilder::nameOf(const NamedDecl *D) const {
   auto [It, New] = Names.try_emplace(D);
   if (New)
     It->second = qualifiedName(D);
   return It->second;
 }
 
-const std::string &GraphBuilder::plainNameOf(const FunctionDecl *FD) {
+const std::string &GraphBuilder::plainNameOf(const FunctionDecl *FD) const {
   auto [It, New] = PlainNames.try_emplace(FD);
   if (New)
     It->second = withoutTemplateArguments(nameOf(FD));
@@ -1620,7 +1620,7 @@ const UserApiModelTable::Entry *
 GraphBuilder::userModelOf(const FunctionDecl *FD) const {
   if (!Limits.UserModels || Limits.UserModels->empty() || !FD)
     return nullptr;
-  return Limits.UserModels->find(qualifiedName(FD));
+  return Limits.UserModels->find(nameOf(FD));
 }
 
 void GraphBuilder::addUserModeledCall(const UserApiModelTable::Entry &M,

@@ -209,8 +209,8 @@ private:
   static std::string qualifiedName(const clang::NamedDecl *D);
   /// qualifiedName, and the name without template arguments, remembered:
   /// the API models are looked up by name at every call site.
-  const std::string &nameOf(const clang::NamedDecl *D);
-  const std::string &plainNameOf(const clang::FunctionDecl *FD);
+  const std::string &nameOf(const clang::NamedDecl *D) const;
+  const std::string &plainNameOf(const clang::FunctionDecl *FD) const;
   /// The lvalue-to-rvalue conversion \p Read only copies the value: it is a
   /// local's initialiser, the right side of an assignment, or a returned
   /// value (through parentheses and implicit conversions).
@@ -235,8 +235,8 @@ private:
   std::unique_ptr<RelevanceOracle> Relevance;
   FixItFacts Facts;
   LoopTripCounter Trips;
-  llvm::DenseMap<const clang::NamedDecl *, std::string> Names;
-  llvm::DenseMap<const clang::FunctionDecl *, std::string> PlainNames;
+  mutable llvm::DenseMap<const clang::NamedDecl *, std::string> Names;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, std::string> PlainNames;
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
       AsmCache;
   std::vector<AnalysisRemark> Remarks;

@@ -118,7 +118,7 @@ bool GraphBuilder::addNamedBarrierCall(const FunctionDecl *Callee,
     if (!Instrs) {
       Remarks.push_back(
           {toSourceLoc(Ctx.getSourceManager(), CE->getBeginLoc()),
-           "internal: the model of '" + qualifiedName(Callee) +
+           "internal: the model of '" + nameOf(Callee) +
                "' does not decode: " + llvm::toString(Instrs.takeError())});
       return false;
     }
