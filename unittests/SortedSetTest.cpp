@@ -128,6 +128,8 @@ TEST(SortedMapTest, BehavesLikeStdMap) {
     Keys.push_back(K);
   EXPECT_EQ(Keys, (std::vector<uint64_t>{3, 5, 7}));
   EXPECT_TRUE(M.contains(5));
+  EXPECT_EQ(M.count(5), 1u);
+  EXPECT_EQ(M.count(4), 0u);
   EXPECT_EQ(M.find(4), M.end());
   M.erase(M.find(5));
   EXPECT_FALSE(M.contains(5));

@@ -7,11 +7,12 @@
 #include "tmemcheck/Analysis/ConsumedLoads.h"
 
 #include "tmemcheck/Analysis/ForwardDataflow.h"
+#include "tmemcheck/Analysis/SortedSet.h"
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <limits>
-#include <map>
 #include <optional>
 
 namespace tmemcheck {
@@ -25,8 +26,11 @@ constexpr int64_t AnyElement = std::numeric_limits<int64_t>::min();
 using Register = std::pair<uint64_t, int64_t>;
 
 /// Per outstanding load (event id), the registers not yet read. Variable
-/// id 0 stands for a register without identity: never read.
-using UnreadMap = std::map<unsigned, std::set<Register>>;
+/// id 0 stands for a register without identity: never read. Flat maps and
+/// sets: the state is copied at every block of the fixpoint, and a kernel
+/// has a few loads outstanding at a time.
+using RegisterSet = SortedSet<Register, 8>;
+using UnreadMap = SortedMap<unsigned, RegisterSet, 2>;
 
 Register registerOf(const AbstractValue &V) {
   return {V.VariableId, V.VariableElement.value_or(AnyElement)};
@@ -36,14 +40,17 @@ Register registerOf(const AbstractValue &V) {
 /// element, or every element when its index is not a constant (a loop
 /// `for (i...) use(regs[i])`); a register written at an unknown element
 /// is covered by any read of the variable.
-void eraseRead(std::set<Register> &Unread, uint64_t Var,
+void eraseRead(RegisterSet &Unread, uint64_t Var,
                std::optional<int64_t> Element) {
-  for (auto It = Unread.lower_bound({Var, AnyElement});
-       It != Unread.end() && It->first == Var;)
-    if (!Element || It->second == AnyElement || It->second == *Element)
-      It = Unread.erase(It);
-    else
-      ++It;
+  // Most reads are of variables no load wrote: a binary search says so.
+  auto First =
+      std::lower_bound(Unread.begin(), Unread.end(), Register(Var, AnyElement));
+  if (First == Unread.end() || First->first != Var)
+    return;
+  Unread.eraseIf([&](const Register &R) {
+    return R.first == Var &&
+           (!Element || R.second == AnyElement || R.second == *Element);
+  });
 }
 
 struct UnreadState {
@@ -60,8 +67,12 @@ struct UnreadState {
 };
 
 void joinInto(UnreadMap &Into, const UnreadMap &From) {
+  if (Into.empty()) {
+    Into = From;
+    return;
+  }
   for (const auto &[Load, Unread] : From)
-    Into[Load].insert(Unread.begin(), Unread.end());
+    Into[Load].unionWith(Unread);
 }
 
 void transfer(const Event &E, UnreadMap &State) {
@@ -82,7 +93,7 @@ void transfer(const Event &E, UnreadMap &State) {
   }
   if (E.Op->Kind != TmemOpKind::Load)
     return;
-  std::set<Register> &Unread = State[E.Id];
+  RegisterSet &Unread = State[E.Id];
   Unread.clear();
   int D = E.Op->DataOperand;
   if (D < 0 || static_cast<size_t>(D) >= E.Operands.size()) {

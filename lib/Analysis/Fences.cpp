@@ -7,6 +7,7 @@
 #include "tmemcheck/Analysis/Fences.h"
 
 #include "tmemcheck/Analysis/ForwardDataflow.h"
+#include "tmemcheck/Analysis/SortedSet.h"
 
 #include <set>
 
@@ -14,10 +15,11 @@ namespace tmemcheck {
 
 namespace {
 
-/// What one thread owes a fence for, over its paths.
+/// What one thread owes a fence for, over its paths. Flat sets of event
+/// ids: the state is copied at every block of the fixpoint.
 struct FenceState {
-  std::set<unsigned> SyncsAwaitingAfter; ///< syncs not yet followed by after
-  std::set<unsigned> UnfencedOps; ///< async ops not yet followed by before
+  SortedSet<unsigned> SyncsAwaitingAfter; ///< syncs not yet followed by after
+  SortedSet<unsigned> UnfencedOps; ///< async ops not yet followed by before
   friend bool operator==(const FenceState &A, const FenceState &B) {
     return A.SyncsAwaitingAfter == B.SyncsAwaitingAfter &&
            A.UnfencedOps == B.UnfencedOps;
@@ -98,10 +100,8 @@ std::vector<MissingFence> findMissingFences(const KernelGraph &G,
         FenceState S;
         for (unsigned P : G.Blocks[B].Preds)
           if (Reached[P]) {
-            S.SyncsAwaitingAfter.insert(Outs[P].SyncsAwaitingAfter.begin(),
-                                        Outs[P].SyncsAwaitingAfter.end());
-            S.UnfencedOps.insert(Outs[P].UnfencedOps.begin(),
-                                 Outs[P].UnfencedOps.end());
+            S.SyncsAwaitingAfter.unionWith(Outs[P].SyncsAwaitingAfter);
+            S.UnfencedOps.unionWith(Outs[P].UnfencedOps);
           }
         return S;
       },

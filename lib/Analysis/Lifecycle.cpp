@@ -7,6 +7,9 @@
 #include "tmemcheck/Analysis/Lifecycle.h"
 
 #include "tmemcheck/Analysis/ForwardDataflow.h"
+
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 
 #include <deque>
@@ -41,10 +44,10 @@ void unionInto(CtaState &R, const CtaState &P) {
 CtaState mergeArms(const CtaState &Base,
                    const std::vector<const CtaState *> &Arms) {
   CtaState R = Base;
-  std::map<uint64_t, PhaseSet> Keys = Base.Regions;
+  SortedMap<uint64_t, PhaseSet, 4> Keys = Base.Regions;
   for (const CtaState *A : Arms)
     for (const auto &[Slot, Phases] : A->Regions)
-      Keys.insert({Slot, 0});
+      Keys.insert(Slot, 0);
   for (const auto &[Slot, Unused] : Keys) {
     PhaseSet B = Base.phases(Slot), Changed = 0;
     bool OtherRoleFrees = false, KeepUnallocated = false;
@@ -467,6 +470,23 @@ int LifecycleAnalysis::armOf(unsigned D, unsigned From, unsigned To) const {
 CtaState LifecycleAnalysis::joinInto(unsigned Block,
                                      const std::vector<uint8_t> &Done,
                                      const std::vector<CtaState> &Out) const {
+  // No divergent branch ends here (most blocks): the union of the
+  // predecessors' states, without copying each of them first.
+  if (llvm::none_of(CD.divergentBranchesJoiningAt(Block),
+                    [&](unsigned D) { return Done[D] != 0; })) {
+    CtaState R;
+    bool First = true;
+    for (unsigned P : G.Blocks[Block].Preds) {
+      if (!Done[P])
+        continue;
+      if (First)
+        R = Out[P];
+      else
+        unionInto(R, Out[P]);
+      First = false;
+    }
+    return R;
+  }
   std::vector<Incoming> Items = incoming(Block, Done, Out);
   if (Items.empty())
     return CtaState();

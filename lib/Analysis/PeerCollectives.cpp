@@ -7,6 +7,7 @@
 #include "tmemcheck/Analysis/PeerCollectives.h"
 
 #include "tmemcheck/Analysis/ForwardDataflow.h"
+#include "tmemcheck/Analysis/SortedSet.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -21,11 +22,12 @@ namespace {
 /// (cluster_size > 1) cute::cluster_wait();`) keeps the check silent: it
 /// reports only what no path can have ordered.
 struct PairState {
-  /// cta_group::2 allocs on some path here.
-  std::set<unsigned> Allocs;
+  /// cta_group::2 allocs on some path here (flat sets of event ids: the
+  /// state is copied at every block of the fixpoint).
+  SortedSet<unsigned> Allocs;
   /// Of those, the ones some path ordered by a synchronisation that can
   /// involve the peer after the alloc.
-  std::set<unsigned> OrderedAllocs;
+  SortedSet<unsigned> OrderedAllocs;
   friend bool operator==(const PairState &A, const PairState &B) {
     return A.Allocs == B.Allocs && A.OrderedAllocs == B.OrderedAllocs;
   }
@@ -73,7 +75,7 @@ PeerCollectiveAnalysis::PeerCollectiveAnalysis(const KernelGraph &G,
   std::set<unsigned> SeenDealloc;
   auto Transfer = [&](const Event &E, PairState &S) {
     if (mayOrderPeer(E)) {
-      S.OrderedAllocs.insert(S.Allocs.begin(), S.Allocs.end());
+      S.OrderedAllocs.unionWith(S.Allocs);
       return;
     }
     if (isTmemKind(E, TmemOpKind::Alloc)) {
@@ -94,9 +96,8 @@ PeerCollectiveAnalysis::PeerCollectiveAnalysis(const KernelGraph &G,
         PairState S;
         for (unsigned P : G.Blocks[B].Preds)
           if (Reached[P]) {
-            S.Allocs.insert(Outs[P].Allocs.begin(), Outs[P].Allocs.end());
-            S.OrderedAllocs.insert(Outs[P].OrderedAllocs.begin(),
-                                   Outs[P].OrderedAllocs.end());
+            S.Allocs.unionWith(Outs[P].Allocs);
+            S.OrderedAllocs.unionWith(Outs[P].OrderedAllocs);
           }
         return S;
       },

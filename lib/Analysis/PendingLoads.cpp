@@ -7,11 +7,11 @@
 #include "tmemcheck/Analysis/PendingLoads.h"
 
 #include "tmemcheck/Analysis/ForwardDataflow.h"
+#include "tmemcheck/Analysis/SortedSet.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <map>
 #include <set>
 
 namespace tmemcheck {
@@ -20,13 +20,18 @@ namespace {
 
 /// Variables holding results of loads not yet waited for, with the load
 /// that wrote each. Joining keeps the earliest load (by event id) so the
-/// result does not depend on visiting order.
-using PendingState = std::map<uint64_t, const Event *>;
+/// result does not depend on visiting order. A flat map: it is copied at
+/// every block of the fixpoint and holds a few variables.
+using PendingState = SortedMap<uint64_t, const Event *, 4>;
 
 bool joinInto(PendingState &Into, const PendingState &From) {
+  if (Into.empty()) {
+    Into = From;
+    return !From.empty();
+  }
   bool Changed = false;
   for (const auto &[Var, Load] : From) {
-    auto [It, Inserted] = Into.insert({Var, Load});
+    auto [It, Inserted] = Into.insert(Var, Load);
     if (Inserted) {
       Changed = true;
     } else if (Load->Id < It->second->Id) {

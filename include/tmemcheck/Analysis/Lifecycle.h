@@ -18,6 +18,7 @@
 #include "tmemcheck/Analysis/ControlDependence.h"
 #include "tmemcheck/Analysis/KernelBudget.h"
 #include "tmemcheck/Analysis/KernelGraph.h"
+#include "tmemcheck/Analysis/SortedSet.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -58,7 +59,8 @@ constexpr PhaseSet PhaseAnyAllocated =
 /// The CTA's TMEM state at one program point, over CTA-uniform paths.
 struct CtaState {
   /// Possible phases per region slot; a slot not present is unallocated.
-  std::map<uint64_t, PhaseSet> Regions;
+  /// A flat map: the state is copied at every block of the fixpoint.
+  SortedMap<uint64_t, PhaseSet, 4> Regions;
   /// Possible values of "relinquish_alloc_permit has run": bit 0 no,
   /// bit 1 yes.
   uint8_t Relinquished = 1;
@@ -176,7 +178,7 @@ private:
   bool Complete = true;
   std::vector<CtaState> In, Out;
   std::vector<uint8_t> Done;           ///< blocks reached by the fixpoint
-  std::map<unsigned, CtaState> Before; ///< by event id
+  llvm::DenseMap<unsigned, CtaState> Before; ///< by event id
   CtaState Exit;
   CtaState Empty;
 };

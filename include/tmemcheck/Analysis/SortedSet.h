@@ -145,6 +145,7 @@ public:
     return const_cast<SortedMap *>(this)->find(Key);
   }
   bool contains(const K &Key) const { return find(Key) != end(); }
+  size_t count(const K &Key) const { return contains(Key) ? 1 : 0; }
   /// Inserts (\p Key, \p Value) unless \p Key is there; the entry for the
   /// key, and whether it was inserted.
   std::pair<iterator, bool> insert(const K &Key, V Value) {
