@@ -10,6 +10,7 @@
 #ifndef TMEMCHECK_ANALYSIS_KERNELGRAPH_H
 #define TMEMCHECK_ANALYSIS_KERNELGRAPH_H
 
+#include "tmemcheck/Analysis/CallStack.h"
 #include "tmemcheck/Analysis/SourceLoc.h"
 #include "tmemcheck/Analysis/Value.h"
 #include "tmemcheck/Model/SharedAccess.h"
@@ -25,13 +26,6 @@
 #include <vector>
 
 namespace tmemcheck {
-
-/// One call on the inlining stack of an event: the call site in the caller
-/// and the name of the function called.
-struct CallFrame {
-  std::string Callee;
-  SourceLoc CallSite;
-};
 
 /// An operand's constant as written in user code: a plain integer literal
 /// (not produced by a macro, a template argument or a default argument), so
@@ -103,7 +97,7 @@ struct Event {
   Kind K = Kind::Tmem;
   unsigned Id = 0; ///< unique within the graph, in creation order.
   SourceLoc Loc;   ///< where it is written (may be inside a header).
-  std::vector<CallFrame> Stack; ///< inlined calls, outermost first.
+  CallStack Stack; ///< inlined calls, outermost first (shared).
 
   std::optional<TmemOp> Op;
   std::optional<SyncOp> Sync;

@@ -208,6 +208,7 @@ std::optional<bool> clusterBarrierBuiltin(const FunctionDecl *FD) {
 GraphBuilder::GraphBuilder(ASTContext &Ctx, ValueEvaluator &Eval,
                            const FrontendLimits &Limits)
     : Ctx(Ctx), Eval(Eval), Limits(Limits),
+      Locs(Ctx.getSourceManager(), Ctx.getLangOpts()),
       Relevance(std::make_unique<RelevanceOracle>()), Facts(Ctx, Eval),
       Trips(Ctx) {}
 
@@ -297,8 +298,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
                  Limits.MaxEventsPerKernel);
   Graph.Name = functionName(Kernel);
   Graph.Symbol = symbolOf(Kernel);
-  Graph.Loc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                          SourceRange(Kernel->getLocation()));
+  Graph.Loc = Locs.of(SourceRange(Kernel->getLocation()));
   Graph.IsPattern = IsPattern;
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
     if (const Expr *Max = LB->getMaxThreads(); Max && !Max->isValueDependent())
@@ -311,14 +311,12 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
         if (std::optional<llvm::APSInt> V = Min->getIntegerConstantExpr(Ctx);
             V && V->isStrictlyPositive() && V->getActiveBits() < 16) {
           Graph.CoResidentCtas = static_cast<unsigned>(V->getZExtValue());
-          Graph.CoResidentCtasLoc =
-              toSourceLoc(Ctx.getSourceManager(), LB->getLocation());
+          Graph.CoResidentCtasLoc = Locs.of(LB->getLocation());
         }
   Facts.beginKernel(Kernel, Graph);
   Eval.beginKernel();
   if (const Stmt *Body = Kernel->getBody())
-    Graph.EndLoc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                               SourceRange(Body->getEndLoc()));
+    Graph.EndLoc = Locs.of(SourceRange(Body->getEndLoc()));
 
   auto Root = std::make_unique<Frame>();
   Root->Function = Kernel;
@@ -502,8 +500,7 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
           if (std::optional<uint64_t> N =
                   LoopTripCounter::constantTripCount(*For, Ctx))
             Blk.LoopRunsAtLeastOnce = *N >= 1 && B->succ_size() == 2;
-        Blk.BranchLoc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                                    CondExpr->getSourceRange());
+        Blk.BranchLoc = Locs.of(CondExpr->getSourceRange());
         if (Blk.BranchUniformity == Uniformity::CtaUniform)
           if (std::optional<std::string> Key = Eval.valueKey(Decided, F))
             Blk.ValueKey = std::move(*Key);
@@ -616,7 +613,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       Op.IsArrive = *Arrive;
       E.Sync = Op;
       E.Opcode = Callee->getName().str() + "()";
-      E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), CE->getSourceRange());
+      E.Loc = Locs.of(CE->getSourceRange());
       E.Stack = F.Stack;
       E.Statement = Facts.statementOf(CE, F);
       addEvent(Cur, std::move(E));
@@ -654,7 +651,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       E.Sync = SyncOp{SyncOpKind::BarrierSync};
       E.Sync->Aligned = true; // nvcc: bar.sync 0
       E.Opcode = "__syncthreads()";
-      E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), CE->getSourceRange());
+      E.Loc = Locs.of(CE->getSourceRange());
       E.Stack = F.Stack;
       E.Statement = Facts.statementOf(CE, F);
       addEvent(Cur, std::move(E));
@@ -680,7 +677,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       if (uint64_t Id = Eval.variableIdentity(Arg, F, &Name)) {
         Event E;
         E.K = Event::Kind::VariableRead;
-        E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), Arg->getSourceRange());
+        E.Loc = Locs.of(Arg->getSourceRange());
         E.Stack = F.Stack;
         E.Statement = Facts.statementOf(CC, F);
         E.VariableId = Id;
@@ -722,7 +719,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   if (isa<ReturnStmt>(S) && !F.Parent) {
     Event E;
     E.K = Event::Kind::Return;
-    E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), S->getSourceRange());
+    E.Loc = Locs.of(S->getSourceRange());
     addEvent(Cur, std::move(E));
     return Cur;
   }
@@ -739,7 +736,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       if (uint64_t Slot = Eval.slotIdentity(Sub, F, &Name)) {
         Event E;
         E.K = Event::Kind::SlotRead;
-        E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), Sub->getSourceRange());
+        E.Loc = Locs.of(Sub->getSourceRange());
         E.Stack = F.Stack;
         E.Slot = Slot;
         E.VariableName = Name;
@@ -759,7 +756,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       return Cur;
     Event E;
     E.K = Event::Kind::VariableRead;
-    E.Loc = toSourceLoc(SM, Ctx.getLangOpts(), Sub->getSourceRange());
+    E.Loc = Locs.of(Sub->getSourceRange());
     E.Stack = F.Stack;
     E.Statement = Facts.statementOf(IC, F);
     E.VariableId = Id;
@@ -844,10 +841,8 @@ void GraphBuilder::addSharedUseEvent(OperandValue V, llvm::StringRef What,
   E.Shared = SharedAccessOp{{0}, Generic};
   E.Shared->Descriptor = Descriptor;
   E.Opcode = What.str();
-  E.Loc = Site && Site->getBeginLoc() == Loc
-              ? toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                            Site->getSourceRange())
-              : toSourceLoc(Ctx.getSourceManager(), Loc);
+  E.Loc = Site && Site->getBeginLoc() == Loc ? Locs.of(Site->getSourceRange())
+                                             : Locs.of(Loc);
   E.Stack = F.Stack;
   E.Statement = Facts.statementOf(Site, F);
   E.Operands.push_back(std::move(V));
@@ -893,8 +888,7 @@ void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
   E.Op = M.Op;
   E.Opcode = M.Name;
   E.Guarded = M.ElectsInside;
-  E.Loc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                      CE->getSourceRange());
+  E.Loc = Locs.of(CE->getSourceRange());
   E.Stack = F.Stack;
   E.Statement = Facts.statementOf(CE, F);
   if (M.Op.Kind == TmemOpKind::Load)
@@ -1059,7 +1053,7 @@ GraphBuilder::cuteAtomModel(const FunctionDecl *Callee, unsigned NumArgs) {
     // The name grammar produced text the decoder refuses: a bug of ours,
     // said once rather than hidden; the body (if any) is followed.
     Remarks.push_back(
-        {toSourceLoc(Ctx.getSourceManager(), Callee->getLocation()),
+        {Locs.of(Callee->getLocation()),
          "internal: the model of '" + Name +
              "' does not decode: " + llvm::toString(Instrs.takeError())});
     return nullptr;
@@ -1138,7 +1132,7 @@ unsigned GraphBuilder::visitCuteAtomCall(const UserApiModelTable::Entry &A,
     return Cont;
   if (Want != Got && ReportedAtomDisagreements.insert(Def).second)
     Remarks.push_back(
-        {toSourceLoc(Ctx.getSourceManager(), Def->getLocation()),
+        {Locs.of(Def->getLocation()),
          fmt::format("the body of '{}' issues '{}', which is not what its "
                      "name stands for ('{}'); the body was analysed",
                      A.Spec.Function, llvm::join(Got, "; "),
@@ -1194,7 +1188,7 @@ void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,
                                  const Frame &F) {
   Event E;
   E.K = Event::Kind::OpaqueCall;
-  E.Loc = toSourceLoc(Ctx.getSourceManager(), Loc);
+  E.Loc = Locs.of(Loc);
   E.Stack = F.Stack;
   addEvent(Cur, std::move(E));
 }
@@ -1215,8 +1209,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
       std::string Name = nameOf(Callee);
       if (llvm::none_of(DeclaredOnlyCalls,
                         [&](const auto &C) { return C.Callee == Name; }))
-        DeclaredOnlyCalls.push_back(
-            {Name, toSourceLoc(Ctx.getSourceManager(), CallLoc)});
+        DeclaredOnlyCalls.push_back({Name, Locs.of(CallLoc)});
     }
     return Cur;
   }
@@ -1246,7 +1239,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
     if (!DepthReported) {
       DepthReported = true;
       G->markIncomplete(
-          toSourceLoc(Ctx.getSourceManager(), CallLoc),
+          Locs.of(CallLoc),
           fmt::format("call depth bound of {} reached in kernel '{}'; "
                       "deeper callees were not analysed ({})",
                       Limits.callDepth(), G->Name, Limits.callDepthAdvice()));
@@ -1255,12 +1248,10 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   }
   // The call site spans the call expression when it starts there (not a
   // destructor run at the end of a scope).
-  const Frame &Ref =
-      pushFrame(Def, F, Args, This, ObjectKey, CallStmt,
-                CallStmt && CallStmt->getBeginLoc() == CallLoc
-                    ? toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                                  CallStmt->getSourceRange())
-                    : toSourceLoc(Ctx.getSourceManager(), CallLoc));
+  const Frame &Ref = pushFrame(Def, F, Args, This, ObjectKey, CallStmt,
+                               CallStmt && CallStmt->getBeginLoc() == CallLoc
+                                   ? Locs.of(CallStmt->getSourceRange())
+                                   : Locs.of(CallLoc));
   // A constructor's member initialisers and the `this->f = v` statements of
   // its body define the fields before any block of it is translated (blocks
   // are not translated in program order).
@@ -1347,8 +1338,7 @@ const Frame &GraphBuilder::pushFrame(const FunctionDecl *Def, const Frame &F,
   }
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     NF->Args[Def->getParamDecl(I)] = Args[I];
-  NF->Stack = F.Stack;
-  NF->Stack.push_back({nameOf(Def), std::move(Site)});
+  NF->Stack = F.Stack.pushed({nameOf(Def), std::move(Site)});
   Frames.push_back(std::move(NF));
   return *Frames.back();
 }
@@ -1368,8 +1358,7 @@ void GraphBuilder::recordConstruction(const CXXConstructorDecl *Ctor,
   // body is not translated.
   const Frame &Ref = pushFrame(
       Def, F, Args, /*This=*/nullptr, ObjectKey, CallStmt,
-      toSourceLoc(Ctx.getSourceManager(),
-                  CallStmt ? CallStmt->getBeginLoc() : Def->getLocation()));
+      Locs.of(CallStmt ? CallStmt->getBeginLoc() : Def->getLocation()));
   recordConstructorFields(DefCtor, ObjectKey, Ref);
 }
 
@@ -1405,8 +1394,8 @@ void GraphBuilder::recordReturnedConstruction(
   if (!CC || !CC->getConstructor() ||
       CC->getConstructor()->isCopyOrMoveConstructor())
     return;
-  const Frame &Ref = pushFrame(Def, F, Args, This, ObjectKey, CallStmt,
-                               toSourceLoc(Ctx.getSourceManager(), CallLoc));
+  const Frame &Ref =
+      pushFrame(Def, F, Args, This, ObjectKey, CallStmt, Locs.of(CallLoc));
   std::vector<const Expr *> CtorArgs(CC->arg_begin(), CC->arg_end());
   recordConstruction(CC->getConstructor(), CtorArgs, Into, Ref, CC);
 }
@@ -1426,6 +1415,62 @@ std::optional<int64_t> GraphBuilder::immediateValue(llvm::StringRef Constraint,
   return V->getExtValue();
 }
 
+const GraphBuilder::DecodedText &
+GraphBuilder::decodeText(const std::string &Template,
+                         llvm::ArrayRef<ptx::AsmOperandInfo> Infos) {
+  // The key: the text, then every operand's name, constraint, direction and
+  // immediate value (they change how `%N` reads).
+  std::string Key = Template;
+  for (const ptx::AsmOperandInfo &Info : Infos)
+    Key += fmt::format("\x01{}\x02{}\x02{}\x02{}", Info.Name, Info.Constraint,
+                       Info.IsOutput ? 'o' : 'i',
+                       Info.Immediate ? std::to_string(*Info.Immediate) : "-");
+  std::unique_ptr<DecodedText> &Slot = DecodedTexts[Key];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<DecodedText>();
+  DecodedText &T = *Slot;
+  ptx::ParsedAsm Parsed = ptx::parseInlineAsm(Template, Infos);
+  auto AddRemark = [&](const ptx::ParseDiagnostic &PD, std::string Message) {
+    DecodedText::Step St;
+    St.IsRemark = true;
+    St.Offset = PD.Range.Offset;
+    St.Length = std::max(PD.Range.Length, 1u);
+    St.Message = std::move(Message);
+    T.Steps.push_back(std::move(St));
+  };
+  // Asm that is not about tcgen05 (address conversions, mbarriers) may use
+  // PTX this parser does not know; only tcgen05 text deserves a remark.
+  if (Template.find("tcgen05") != std::string::npos)
+    for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics)
+      AddRemark(PD, "cannot parse inline asm: " + PD.Message);
+  for (ptx::Instruction &I : Parsed.Instructions) {
+    std::vector<ptx::ParseDiagnostic> Diags;
+    std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
+    for (const ptx::ParseDiagnostic &PD : Diags)
+      AddRemark(PD, "cannot decode '" + I.Opcode + "': " + PD.Message);
+    std::optional<SyncOp> Sync;
+    if (!Op)
+      Sync = decodeSyncOp(I);
+    std::optional<SharedAccessOp> Shared;
+    if (!Op && !Sync)
+      Shared = decodeSharedAccess(I);
+    if (!Op && !Sync && !Shared)
+      continue;
+    // From the opcode to the instruction's `;`.
+    unsigned End = I.Range.Offset + I.Range.Length;
+    if (End < Template.size() && Template[End] == ';')
+      ++End;
+    DecodedText::Step St;
+    St.Offset = I.OpcodeRange.Offset;
+    St.Length = std::max(End, I.OpcodeRange.Offset + 1) - I.OpcodeRange.Offset;
+    St.Instr = {std::move(I), std::move(Op), Sync, SourceLoc(),
+                std::move(Shared)};
+    T.Steps.push_back(std::move(St));
+  }
+  return T;
+}
+
 const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   std::unique_ptr<DecodedAsm> &Slot = AsmCache[&S];
   if (Slot)
@@ -1433,7 +1478,6 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
   Slot = std::make_unique<DecodedAsm>();
   DecodedAsm &D = *Slot;
   const SourceManager &SM = Ctx.getSourceManager();
-  std::string Template = S.getAsmString();
   std::vector<ptx::AsmOperandInfo> Infos;
   for (unsigned I = 0; I < S.getNumOutputs(); ++I) {
     Infos.push_back({S.getOutputName(I).str(), S.getOutputConstraint(I),
@@ -1447,7 +1491,7 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
     Infos.back().Immediate =
         immediateValue(S.getInputConstraint(I), S.getInputExpr(I));
   }
-  ptx::ParsedAsm Parsed = ptx::parseInlineAsm(Template, Infos);
+  const DecodedText &T = decodeText(S.getAsmString(), Infos);
 
   const auto *Literal = dyn_cast_or_null<StringLiteral>(S.getAsmStringExpr());
   // Mapping a byte of the string to its column re-lexes the literal up to
@@ -1468,51 +1512,22 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
       };
       // Just past the last byte (never an escape sequence: the last
       // character of an operand or the `;`).
-      return toSourceLoc(
-          SM, LO,
-          CharSourceRange::getCharRange(
-              At(Offset), At(Offset + Length - 1).getLocWithOffset(1)));
+      return Locs.of(CharSourceRange::getCharRange(
+          At(Offset), At(Offset + Length - 1).getLocWithOffset(1)));
     }
-    return toSourceLoc(SM, LO, S.getSourceRange());
+    return Locs.of(S.getSourceRange());
   };
-
-  // Asm that is not about tcgen05 (address conversions, mbarriers) may use
-  // PTX this parser does not know; only tcgen05 text deserves a remark.
-  if (Template.find("tcgen05") != std::string::npos)
-    for (const ptx::ParseDiagnostic &PD : Parsed.Diagnostics) {
-      Remarks.push_back(
-          {LocOfBytes(PD.Range.Offset, std::max(PD.Range.Length, 1u)),
-           "cannot parse inline asm: " + PD.Message});
+  // The remarks and instructions of the text, placed in this statement, in
+  // the order they were found.
+  for (const DecodedText::Step &St : T.Steps) {
+    if (St.IsRemark) {
+      Remarks.push_back({LocOfBytes(St.Offset, St.Length), St.Message});
       if (!D.Unreadable)
         D.Unreadable = Remarks.back().Loc;
-    }
-  for (ptx::Instruction &I : Parsed.Instructions) {
-    std::vector<ptx::ParseDiagnostic> Diags;
-    std::optional<TmemOp> Op = decodeTmemOp(I, Diags);
-    for (const ptx::ParseDiagnostic &PD : Diags) {
-      Remarks.push_back(
-          {LocOfBytes(PD.Range.Offset, std::max(PD.Range.Length, 1u)),
-           "cannot decode '" + I.Opcode + "': " + PD.Message});
-      if (!D.Unreadable)
-        D.Unreadable = Remarks.back().Loc;
-    }
-    std::optional<SyncOp> Sync;
-    if (!Op)
-      Sync = decodeSyncOp(I);
-    std::optional<SharedAccessOp> Shared;
-    if (!Op && !Sync)
-      Shared = decodeSharedAccess(I);
-    if (!Op && !Sync && !Shared)
       continue;
-    // From the opcode to the instruction's `;`.
-    unsigned End = I.Range.Offset + I.Range.Length;
-    if (End < Template.size() && Template[End] == ';')
-      ++End;
-    SourceLoc Loc = LocOfBytes(I.OpcodeRange.Offset,
-                               std::max(End, I.OpcodeRange.Offset + 1) -
-                                   I.OpcodeRange.Offset);
-    D.Instrs.push_back(
-        {std::move(I), std::move(Op), Sync, std::move(Loc), std::move(Shared)});
+    }
+    D.Instrs.push_back(St.Instr);
+    D.Instrs.back().Loc = LocOfBytes(St.Offset, St.Length);
   }
   return D;
 }
@@ -1627,8 +1642,7 @@ void GraphBuilder::addUserModeledCall(const UserApiModelTable::Entry &M,
                                       const CallExpr *CE,
                                       llvm::ArrayRef<const Expr *> Args,
                                       unsigned Cur, const Frame &F) {
-  SourceLoc Loc = toSourceLoc(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                              CE->getSourceRange());
+  SourceLoc Loc = Locs.of(CE->getSourceRange());
   std::vector<DecodedAsm::Instr> Instrs;
   for (const ModeledInstruction &MI : M.Instructions)
     Instrs.push_back({MI.I, MI.Op, MI.Sync, Loc});

@@ -11,6 +11,7 @@
 
 #include "FixItFacts.h"
 #include "LoopTrips.h"
+#include "SourceLocMemo.h"
 #include "ValueEvaluator.h"
 
 #include "tmemcheck/Analysis/GraphBuildBudget.h"
@@ -21,12 +22,14 @@
 #include "tmemcheck/Model/TmemOp.h"
 #include "tmemcheck/Model/UserApiModel.h"
 #include "tmemcheck/Ptx/Instruction.h"
+#include "tmemcheck/Ptx/Parser.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <map>
 #include <memory>
@@ -129,6 +132,24 @@ private:
     /// (the first place): a kernel that runs it is incomplete.
     std::optional<SourceLoc> Unreadable;
   };
+  /// What an asm template with its operands decodes to, whatever statement
+  /// holds it: parsed and decoded once per distinct text (a kernel's own
+  /// asm statements repeat the same text from kernel to kernel, template
+  /// instantiations from instance to instance). Byte ranges in the
+  /// template; each statement places them in its literal.
+  struct DecodedText {
+    struct Step {
+      /// A remark about text that could not be parsed or decoded (Message),
+      /// or an instruction the graph keeps (Instr, its Loc not set).
+      bool IsRemark = false;
+      unsigned Offset = 0, Length = 0;
+      std::string Message;
+      DecodedAsm::Instr Instr;
+    };
+    std::vector<Step> Steps; ///< in the order the parser and decoder met them
+  };
+  const DecodedText &decodeText(const std::string &Template,
+                                llvm::ArrayRef<ptx::AsmOperandInfo> Infos);
   const DecodedAsm &decodeAsm(const clang::GCCAsmStmt &S);
   void translateAsm(const clang::GCCAsmStmt &S, unsigned Cur, const Frame &F);
   /// The function a call through a pointer or reference \p Callee (the
@@ -220,6 +241,8 @@ private:
   clang::ASTContext &Ctx;
   ValueEvaluator &Eval;
   const FrontendLimits &Limits;
+  /// Source positions, made once per distinct location or range.
+  SourceLocMemo Locs;
   KernelGraph *G = nullptr;
   unsigned NextFrameId = 1;
   unsigned EventCount = 0;
@@ -239,6 +262,7 @@ private:
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::string> PlainNames;
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
       AsmCache;
+  llvm::StringMap<std::unique_ptr<DecodedText>> DecodedTexts;
   std::vector<AnalysisRemark> Remarks;
   /// CuTe atom models by name and arity (std::nullopt: not an atom).
   std::map<std::string, std::optional<UserApiModelTable::Entry>> AtomModels;

@@ -74,7 +74,7 @@ struct Frame {
   /// The call (or construct) expression in the caller that entered this
   /// frame; null for the kernel and for implicit destructor calls.
   const clang::Stmt *CallStmt = nullptr;
-  std::vector<CallFrame> Stack; ///< call sites, outermost first.
+  CallStack Stack; ///< call sites, outermost first.
   unsigned depth() const { return Stack.size(); }
 };
 

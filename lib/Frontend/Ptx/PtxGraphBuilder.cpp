@@ -464,9 +464,7 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
     E.K = Kind;
     PtxPosition Pos = Map.instruction(Fn, First + Index);
     E.Loc = Pos.Loc;
-    E.Stack = F.Stack;
-    if (Pos.InlinedFrom)
-      E.Stack.push_back(*Pos.InlinedFrom);
+    E.Stack = Pos.InlinedFrom ? F.Stack.pushed(*Pos.InlinedFrom) : F.Stack;
     E.Opcode = Instrs[Index].Opcode;
     E.Guarded = Instrs[Index].Pred.has_value();
     return E;
@@ -621,10 +619,9 @@ PtxGraphBuilder::buildInstance(const Frame &F, StringMap<PtxValue> Bindings) {
       Frame Inner;
       Inner.Function = FnIt->second;
       Inner.Id = NextInstance++;
-      Inner.Stack = F.Stack;
-      Inner.Stack.push_back(
-          {displayName(CalleeFn.Name, true),
-           MakeEvent(Event::Kind::OpaqueCall, Idx).userLoc()});
+      Inner.Stack =
+          F.Stack.pushed({displayName(CalleeFn.Name, true),
+                          MakeEvent(Event::Kind::OpaqueCall, Idx).userLoc()});
       Inner.Active = F.Active;
       Inner.Active.push_back(FnIt->second);
       std::optional<Span> S =

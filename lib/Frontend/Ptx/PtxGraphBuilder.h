@@ -50,7 +50,7 @@ private:
   struct Frame {
     unsigned Function;
     unsigned Id;
-    std::vector<CallFrame> Stack;
+    CallStack Stack;
     std::vector<unsigned> Active; ///< functions on the call chain.
   };
 
