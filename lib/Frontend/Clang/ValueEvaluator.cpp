@@ -1323,9 +1323,17 @@ std::optional<int64_t> ValueEvaluator::constantInt(const Expr *E) {
   auto It = Constants.find(E);
   if (It != Constants.end())
     return It->second;
-  Expr::EvalResult R;
   std::optional<int64_t> Result;
-  if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+  // A read of a variable that is neither const nor constexpr is never a
+  // constant (most operands are such reads): no need to ask Clang.
+  bool ReadsMutable = false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      ReadsMutable = !VD->isConstexpr() && !VD->getType()->isReferenceType() &&
+                     !VD->getType().isConstQualified() &&
+                     VD->getType()->isIntegralOrEnumerationType();
+  Expr::EvalResult R;
+  if (!ReadsMutable && E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
     Result = R.Val.getInt().getExtValue();
   Constants[E] = Result;
   return Result;
