@@ -193,7 +193,7 @@ unsigned ThreadConditions::intern(llvm::StringRef Text) {
 unsigned
 ThreadConditions::atomId(const std::pair<std::string, unsigned> &Cond) {
   auto [It, New] = AtomIds.try_emplace(
-      (llvm::Twine(Cond.second) + ":" + Cond.first).str(), Atoms.size());
+      std::make_pair(intern(Cond.first), Cond.second), Atoms.size());
   if (New)
     Atoms.push_back(parseAtom(Cond));
   return It->second;

@@ -118,10 +118,10 @@ private:
   std::vector<uint8_t> InProgress;
   std::vector<Conditions> AnyRouteCache;
   std::vector<uint8_t> AnyRouteDone;
-  /// Atoms: read conditions by id, ids by "arm:text", the atoms of each
-  /// block's conditions (of()), interned strings.
+  /// Atoms: read conditions by id, ids by (interned text, arm), the atoms
+  /// of each block's conditions (of()), interned strings.
   std::vector<Atom> Atoms;
-  llvm::StringMap<unsigned> AtomIds;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, unsigned> AtomIds;
   std::vector<std::vector<unsigned>> BlockAtoms;
   std::vector<uint8_t> AtomsDone;
   llvm::StringMap<unsigned> Strings;
