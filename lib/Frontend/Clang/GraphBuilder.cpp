@@ -298,7 +298,7 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
                  Limits.MaxEventsPerKernel);
   Graph.Name = functionName(Kernel);
   Graph.Symbol = symbolOf(Kernel);
-  Graph.Loc = Locs.of(SourceRange(Kernel->getLocation()));
+  Graph.Loc = Locs.make(SourceRange(Kernel->getLocation()));
   Graph.IsPattern = IsPattern;
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>())
     if (const Expr *Max = LB->getMaxThreads(); Max && !Max->isValueDependent())
@@ -311,12 +311,12 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
         if (std::optional<llvm::APSInt> V = Min->getIntegerConstantExpr(Ctx);
             V && V->isStrictlyPositive() && V->getActiveBits() < 16) {
           Graph.CoResidentCtas = static_cast<unsigned>(V->getZExtValue());
-          Graph.CoResidentCtasLoc = Locs.of(LB->getLocation());
+          Graph.CoResidentCtasLoc = Locs.make(LB->getLocation());
         }
   Facts.beginKernel(Kernel, Graph);
   Eval.beginKernel();
   if (const Stmt *Body = Kernel->getBody())
-    Graph.EndLoc = Locs.of(SourceRange(Body->getEndLoc()));
+    Graph.EndLoc = Locs.make(SourceRange(Body->getEndLoc()));
 
   auto Root = std::make_unique<Frame>();
   Root->Function = Kernel;
@@ -500,7 +500,7 @@ GraphBuilder::buildFunction(const FunctionDecl *FD, const Frame &F) {
           if (std::optional<uint64_t> N =
                   LoopTripCounter::constantTripCount(*For, Ctx))
             Blk.LoopRunsAtLeastOnce = *N >= 1 && B->succ_size() == 2;
-        Blk.BranchLoc = Locs.of(CondExpr->getSourceRange());
+        Blk.BranchLoc = locIn(F, CondExpr->getSourceRange());
         if (Blk.BranchUniformity == Uniformity::CtaUniform)
           if (std::optional<std::string> Key = Eval.valueKey(Decided, F))
             Blk.ValueKey = std::move(*Key);
@@ -613,7 +613,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       Op.IsArrive = *Arrive;
       E.Sync = Op;
       E.Opcode = Callee->getName().str() + "()";
-      E.Loc = Locs.of(CE->getSourceRange());
+      E.Loc = locIn(F, CE->getSourceRange());
       E.Stack = F.Stack;
       E.Statement = Facts.statementOf(CE, F);
       addEvent(Cur, std::move(E));
@@ -651,7 +651,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       E.Sync = SyncOp{SyncOpKind::BarrierSync};
       E.Sync->Aligned = true; // nvcc: bar.sync 0
       E.Opcode = "__syncthreads()";
-      E.Loc = Locs.of(CE->getSourceRange());
+      E.Loc = locIn(F, CE->getSourceRange());
       E.Stack = F.Stack;
       E.Statement = Facts.statementOf(CE, F);
       addEvent(Cur, std::move(E));
@@ -677,7 +677,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       if (uint64_t Id = Eval.variableIdentity(Arg, F, &Name)) {
         Event E;
         E.K = Event::Kind::VariableRead;
-        E.Loc = Locs.of(Arg->getSourceRange());
+        E.Loc = locIn(F, Arg->getSourceRange());
         E.Stack = F.Stack;
         E.Statement = Facts.statementOf(CC, F);
         E.VariableId = Id;
@@ -719,7 +719,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   if (isa<ReturnStmt>(S) && !F.Parent) {
     Event E;
     E.K = Event::Kind::Return;
-    E.Loc = Locs.of(S->getSourceRange());
+    E.Loc = locIn(F, S->getSourceRange());
     addEvent(Cur, std::move(E));
     return Cur;
   }
@@ -736,7 +736,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       if (uint64_t Slot = Eval.slotIdentity(Sub, F, &Name)) {
         Event E;
         E.K = Event::Kind::SlotRead;
-        E.Loc = Locs.of(Sub->getSourceRange());
+        E.Loc = locIn(F, Sub->getSourceRange());
         E.Stack = F.Stack;
         E.Slot = Slot;
         E.VariableName = Name;
@@ -756,7 +756,7 @@ unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
       return Cur;
     Event E;
     E.K = Event::Kind::VariableRead;
-    E.Loc = Locs.of(Sub->getSourceRange());
+    E.Loc = locIn(F, Sub->getSourceRange());
     E.Stack = F.Stack;
     E.Statement = Facts.statementOf(IC, F);
     E.VariableId = Id;
@@ -841,8 +841,8 @@ void GraphBuilder::addSharedUseEvent(OperandValue V, llvm::StringRef What,
   E.Shared = SharedAccessOp{{0}, Generic};
   E.Shared->Descriptor = Descriptor;
   E.Opcode = What.str();
-  E.Loc = Site && Site->getBeginLoc() == Loc ? Locs.of(Site->getSourceRange())
-                                             : Locs.of(Loc);
+  E.Loc = Site && Site->getBeginLoc() == Loc ? locIn(F, Site->getSourceRange())
+                                             : locIn(F, Loc);
   E.Stack = F.Stack;
   E.Statement = Facts.statementOf(Site, F);
   E.Operands.push_back(std::move(V));
@@ -888,7 +888,7 @@ void GraphBuilder::addModeledCall(const ApiModel &M, const CallExpr *CE,
   E.Op = M.Op;
   E.Opcode = M.Name;
   E.Guarded = M.ElectsInside;
-  E.Loc = Locs.of(CE->getSourceRange());
+  E.Loc = locIn(F, CE->getSourceRange());
   E.Stack = F.Stack;
   E.Statement = Facts.statementOf(CE, F);
   if (M.Op.Kind == TmemOpKind::Load)
@@ -1053,7 +1053,7 @@ GraphBuilder::cuteAtomModel(const FunctionDecl *Callee, unsigned NumArgs) {
     // The name grammar produced text the decoder refuses: a bug of ours,
     // said once rather than hidden; the body (if any) is followed.
     Remarks.push_back(
-        {Locs.of(Callee->getLocation()),
+        {Locs.make(Callee->getLocation()),
          "internal: the model of '" + Name +
              "' does not decode: " + llvm::toString(Instrs.takeError())});
     return nullptr;
@@ -1132,7 +1132,7 @@ unsigned GraphBuilder::visitCuteAtomCall(const UserApiModelTable::Entry &A,
     return Cont;
   if (Want != Got && ReportedAtomDisagreements.insert(Def).second)
     Remarks.push_back(
-        {Locs.of(Def->getLocation()),
+        {Locs.make(Def->getLocation()),
          fmt::format("the body of '{}' issues '{}', which is not what its "
                      "name stands for ('{}'); the body was analysed",
                      A.Spec.Function, llvm::join(Got, "; "),
@@ -1188,7 +1188,7 @@ void GraphBuilder::addOpaqueCall(unsigned Cur, SourceLocation Loc,
                                  const Frame &F) {
   Event E;
   E.K = Event::Kind::OpaqueCall;
-  E.Loc = Locs.of(Loc);
+  E.Loc = locIn(F, Loc);
   E.Stack = F.Stack;
   addEvent(Cur, std::move(E));
 }
@@ -1209,7 +1209,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
       std::string Name = nameOf(Callee);
       if (llvm::none_of(DeclaredOnlyCalls,
                         [&](const auto &C) { return C.Callee == Name; }))
-        DeclaredOnlyCalls.push_back({Name, Locs.of(CallLoc)});
+        DeclaredOnlyCalls.push_back({Name, Locs.make(CallLoc)});
     }
     return Cur;
   }
@@ -1239,7 +1239,7 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
     if (!DepthReported) {
       DepthReported = true;
       G->markIncomplete(
-          Locs.of(CallLoc),
+          Locs.make(CallLoc),
           fmt::format("call depth bound of {} reached in kernel '{}'; "
                       "deeper callees were not analysed ({})",
                       Limits.callDepth(), G->Name, Limits.callDepthAdvice()));
@@ -1250,8 +1250,8 @@ unsigned GraphBuilder::inlineCall(const FunctionDecl *Callee,
   // destructor run at the end of a scope).
   const Frame &Ref = pushFrame(Def, F, Args, This, ObjectKey, CallStmt,
                                CallStmt && CallStmt->getBeginLoc() == CallLoc
-                                   ? Locs.of(CallStmt->getSourceRange())
-                                   : Locs.of(CallLoc));
+                                   ? locIn(F, CallStmt->getSourceRange())
+                                   : locIn(F, CallLoc));
   // A constructor's member initialisers and the `this->f = v` statements of
   // its body define the fields before any block of it is translated (blocks
   // are not translated in program order).
@@ -1358,7 +1358,7 @@ void GraphBuilder::recordConstruction(const CXXConstructorDecl *Ctor,
   // body is not translated.
   const Frame &Ref = pushFrame(
       Def, F, Args, /*This=*/nullptr, ObjectKey, CallStmt,
-      Locs.of(CallStmt ? CallStmt->getBeginLoc() : Def->getLocation()));
+      locIn(F, CallStmt ? CallStmt->getBeginLoc() : Def->getLocation()));
   recordConstructorFields(DefCtor, ObjectKey, Ref);
 }
 
@@ -1395,7 +1395,7 @@ void GraphBuilder::recordReturnedConstruction(
       CC->getConstructor()->isCopyOrMoveConstructor())
     return;
   const Frame &Ref =
-      pushFrame(Def, F, Args, This, ObjectKey, CallStmt, Locs.of(CallLoc));
+      pushFrame(Def, F, Args, This, ObjectKey, CallStmt, locIn(F, CallLoc));
   std::vector<const Expr *> CtorArgs(CC->arg_begin(), CC->arg_end());
   recordConstruction(CC->getConstructor(), CtorArgs, Into, Ref, CC);
 }
@@ -1512,10 +1512,10 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
       };
       // Just past the last byte (never an escape sequence: the last
       // character of an operand or the `;`).
-      return Locs.of(CharSourceRange::getCharRange(
+      return Locs.make(CharSourceRange::getCharRange(
           At(Offset), At(Offset + Length - 1).getLocWithOffset(1)));
     }
-    return Locs.of(S.getSourceRange());
+    return Locs.make(S.getSourceRange());
   };
   // The remarks and instructions of the text, placed in this statement, in
   // the order they were found.
@@ -1642,7 +1642,7 @@ void GraphBuilder::addUserModeledCall(const UserApiModelTable::Entry &M,
                                       const CallExpr *CE,
                                       llvm::ArrayRef<const Expr *> Args,
                                       unsigned Cur, const Frame &F) {
-  SourceLoc Loc = Locs.of(CE->getSourceRange());
+  SourceLoc Loc = locIn(F, CE->getSourceRange());
   std::vector<DecodedAsm::Instr> Instrs;
   for (const ModeledInstruction &MI : M.Instructions)
     Instrs.push_back({MI.I, MI.Op, MI.Sync, Loc});

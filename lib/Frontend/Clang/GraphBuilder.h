@@ -195,6 +195,13 @@ private:
   static std::vector<const clang::Expr *>
   explicitArguments(const clang::CallExpr *CE);
   void addEvent(unsigned Block, Event E);
+  /// The position of \p Where for what frame \p F translates: remembered
+  /// inside an inlined helper (its statements are translated again at
+  /// every call site), made afresh in the kernel's own frame (translated
+  /// once).
+  template <typename T> SourceLoc locIn(const Frame &F, T Where) {
+    return F.Parent ? Locs.of(Where) : Locs.make(Where);
+  }
   /// A SharedAccess event at \p Loc when \p Pointer, which \p What uses
   /// as a shared-memory or generic address, holds a TMEM address (rules
   /// M3): `__cvta_shared_to_generic(taddr)`, `*(float *)taddr`.

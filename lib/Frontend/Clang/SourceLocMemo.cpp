@@ -26,4 +26,12 @@ SourceLoc SourceLocMemo::of(clang::CharSourceRange Range) {
   return It->second;
 }
 
+SourceLoc SourceLocMemo::make(clang::SourceLocation Loc) const {
+  return toSourceLoc(SM, Loc);
+}
+
+SourceLoc SourceLocMemo::make(clang::CharSourceRange Range) const {
+  return toSourceLoc(SM, LO, Range);
+}
+
 } // namespace tmemcheck

@@ -40,6 +40,13 @@ public:
   SourceLoc of(clang::SourceRange Range) {
     return of(clang::CharSourceRange::getTokenRange(Range));
   }
+  /// The same positions, not remembered: for what is asked once (a
+  /// kernel's own statements; remembering them only costs memory).
+  SourceLoc make(clang::SourceLocation Loc) const;
+  SourceLoc make(clang::CharSourceRange Range) const;
+  SourceLoc make(clang::SourceRange Range) const {
+    return make(clang::CharSourceRange::getTokenRange(Range));
+  }
 
 private:
   /// Begin, end, and whether the range ends at a token's start.
