@@ -125,3 +125,22 @@ TEST(BlockThreadsTest, AMaskMadeAfterAnotherIsFreedGetsItsOwnIntersection) {
 }
 
 } // namespace
+
+TEST(BlockThreadsTest, ArmTablesOfAnySizeAndTruthValue) {
+  // A table shorter than the block, not a multiple of eight threads long,
+  // whose true entries are any non-zero byte: thread T takes the true arm
+  // when its entry is not zero, threads past the table the false arm.
+  KernelGraph G = roleSplit();
+  auto Arm = std::make_shared<std::vector<uint8_t>>(203, 0);
+  for (unsigned T = 0; T < Arm->size(); ++T)
+    (*Arm)[T] = T % 3 == 0 ? uint8_t(1 + T % 255) : 0;
+  G.Blocks[0].ThreadsOnTrueArm = Arm;
+  BlockThreads B(G);
+  ASSERT_TRUE(B.of(1) && B.of(2));
+  ASSERT_EQ(B.of(1)->size(), 1024u);
+  for (unsigned T = 0; T < 1024; ++T) {
+    const bool True = T < Arm->size() && T % 3 == 0;
+    EXPECT_EQ((*B.of(1))[T], True ? 1 : 0) << "thread " << T;
+    EXPECT_EQ((*B.of(2))[T], True ? 0 : 1) << "thread " << T;
+  }
+}

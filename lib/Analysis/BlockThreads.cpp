@@ -6,6 +6,8 @@
 
 #include "tmemcheck/Analysis/BlockThreads.h"
 
+#include "llvm/Support/Endian.h"
+
 #include <algorithm>
 #include <deque>
 
@@ -30,7 +32,43 @@ public:
     return std::all_of(Set, Set + Words, [](uint64_t W) { return ~W == 0; });
   }
 
+  /// The threads of a per-thread table (a byte per thread) into \p Set,
+  /// eight threads at a time.
+  static void pack(const std::vector<uint8_t> &Table, uint64_t *Set) {
+    const size_t N = std::min<size_t>(Table.size(), TableThreads);
+    size_t T = 0;
+    for (; T + 8 <= N; T += 8)
+      Set[T / 64] |= uint64_t(packEightBytes(
+                         llvm::support::endian::read64le(Table.data() + T)))
+                     << (T % 64);
+    for (; T < N; ++T)
+      Set[T / 64] |= uint64_t(Table[T] != 0) << (T % 64);
+  }
+  /// \p Set as a per-thread table of TableThreads bytes.
+  static std::vector<uint8_t> unpack(const uint64_t *Set) {
+    std::vector<uint8_t> Table(TableThreads);
+    for (unsigned T = 0; T < TableThreads; T += 8)
+      llvm::support::endian::write64le(
+          Table.data() + T, spreadEightBits(uint8_t(Set[T / 64] >> (T % 64))));
+    return Table;
+  }
+
 private:
+  /// Eight bytes (the first in the low byte) as eight bits, bit I set when
+  /// byte I is not zero: each byte is made 0 or 1, and the multiplication
+  /// gathers the eight low bits into the top byte, without carries.
+  static uint8_t packEightBytes(uint64_t Bytes) {
+    uint64_t NonZero =
+        (((Bytes & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | Bytes) &
+        0x8080808080808080ULL;
+    return uint8_t(((NonZero >> 7) * 0x0102040810204080ULL) >> 56);
+  }
+  /// The inverse: byte I of the result is bit I of \p Bits.
+  static uint64_t spreadEightBits(uint8_t Bits) {
+    uint64_t Kept = (Bits * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+    return ((Kept + 0x7F7F7F7F7F7F7F7FULL) >> 7) & 0x0101010101010101ULL;
+  }
+
   std::vector<uint64_t> Bits;
 };
 
@@ -65,9 +103,7 @@ BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
   for (unsigned B = 0; B < N; ++B)
     if (const ThreadMask &Arm = G.Blocks[B].ThreadsOnTrueArm) {
       uint64_t *T = TrueArm.of(B), *F = FalseArm.of(B);
-      for (size_t I = 0; I < Arm->size() && I < TableThreads; ++I)
-        if ((*Arm)[I])
-          T[I / 64] |= uint64_t(1) << (I % 64);
+      ThreadSets::pack(*Arm, T);
       for (unsigned W = 0; W < ThreadSets::Words; ++W)
         F[W] = ~T[W];
     }
@@ -120,10 +156,7 @@ BlockThreads::BlockThreads(const KernelGraph &G) : Masks(G.Blocks.size()) {
       return std::equal(Set, Set + ThreadSets::Words, M.first);
     });
     if (Same == Made.end()) {
-      std::vector<uint8_t> Mask(TableThreads, 0);
-      for (unsigned T = 0; T < TableThreads; ++T)
-        Mask[T] = (Set[T / 64] >> (T % 64)) & 1;
-      Made.push_back({Set, intern(std::move(Mask))});
+      Made.push_back({Set, intern(ThreadSets::unpack(Set))});
       Same = std::prev(Made.end());
     }
     Masks[B] = Same->second;
