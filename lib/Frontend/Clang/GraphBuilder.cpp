@@ -572,7 +572,6 @@ void GraphBuilder::peelLastIterations(const CFG &C, const FunctionDecl *FD,
 unsigned GraphBuilder::visitStmt(const Stmt *S, unsigned Cur, const Frame &F) {
   if (overBudget())
     return Cur;
-  const SourceManager &SM = Ctx.getSourceManager();
 
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
     translateAsm(*Asm, Cur, F);
@@ -1418,9 +1417,10 @@ std::optional<int64_t> GraphBuilder::immediateValue(llvm::StringRef Constraint,
 const GraphBuilder::DecodedText &
 GraphBuilder::decodeText(const std::string &Template,
                          llvm::ArrayRef<ptx::AsmOperandInfo> Infos) {
-  // The key: the text, then every operand's name, constraint, direction and
-  // immediate value (they change how `%N` reads).
-  std::string Key = Template;
+  // The key: the text (after its length, so that no text can pass for
+  // another with operands), then every operand's name, constraint,
+  // direction and immediate value (they change how `%N` reads).
+  std::string Key = std::to_string(Template.size()) + ":" + Template;
   for (const ptx::AsmOperandInfo &Info : Infos)
     Key += fmt::format("\x01{}\x02{}\x02{}\x02{}", Info.Name, Info.Constraint,
                        Info.IsOutput ? 'o' : 'i',
