@@ -11,8 +11,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
-
 #include <deque>
+#include <map>
 
 namespace tmemcheck {
 

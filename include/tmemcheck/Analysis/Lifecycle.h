@@ -23,7 +23,6 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
