@@ -22,6 +22,7 @@
 #include "tmemcheck/Frontend/ClangFrontend.h"
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 #include "tmemcheck/Frontend/NvccCommandLine.h"
+#include "tmemcheck/Frontend/PreludePch.h"
 #include "tmemcheck/Frontend/PtxCoverage.h"
 #include "tmemcheck/Frontend/PtxFrontend.h"
 #include "tmemcheck/Lsp/LspProtocol.h"
@@ -300,6 +301,17 @@ cl::opt<std::string> CacheDir(
              "of unchanged files parses nothing (config CacheDir; an empty "
              "value turns the cache off)"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoPch(
+    "no-pch",
+    cl::desc("Parse the headers every CUDA file pre-includes (Clang's CUDA "
+             "runtime wrapper, tmemcheck's nvcc profile) in every file "
+             "instead of loading them precompiled (same results, slower)"),
+    cl::cat(Category));
+cl::opt<std::string> PchDir(
+    "pch-dir",
+    cl::desc("Where the precompiled pre-included headers are kept (default: "
+             "tmemcheck-<version>-pch in the temporary directory)"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> DumpEvents("dump-events",
                          cl::desc("Print the event graph of every kernel "
                                   "(for debugging tmemcheck)"),
@@ -575,6 +587,24 @@ Expected<std::string> materialiseEmbeddedHeaders() {
   return std::string(Root);
 }
 
+/// How the parse read the pre-included headers, for --timing.
+const char *preludeNote(TranslationUnitResult::PreludeFrom From) {
+  switch (From) {
+  case TranslationUnitResult::PreludeFrom::Headers:
+    return "";
+  case TranslationUnitResult::PreludeFrom::FirstParse:
+    return ", prelude headers parsed (first parse of this command; the next "
+           "builds their PCH)";
+  case TranslationUnitResult::PreludeFrom::BuiltPch:
+    return ", prelude PCH built";
+  case TranslationUnitResult::PreludeFrom::ReusedPch:
+    return ", prelude PCH reused";
+  case TranslationUnitResult::PreludeFrom::UnusablePch:
+    return ", prelude PCH unusable (discarded; headers parsed)";
+  }
+  return "";
+}
+
 /// What decides every file's results besides its own inputs: the tool
 /// build \p Tool, the working directory, the environment variables the
 /// parse reads, and the command line without the
@@ -586,11 +616,13 @@ std::string runCacheKey(StringRef Tool, int Argc, const char **Argv) {
       "format",        "quiet",    "timing",         "progress",
       "summary",       "j",        "no-snippets",    "sarif-help-base",
       "sarif-srcroot", "baseline", "write-baseline", "export-fixes",
-      "fix",           "shard",    "cache-dir"};
+      "fix",           "shard",    "cache-dir",      "no-pch",
+      "pch-dir"};
   static constexpr StringRef TakesValue[] = {
       "format",        "j",        "sarif-help-base",
       "sarif-srcroot", "baseline", "write-baseline",
-      "export-fixes",  "shard",    "cache-dir"};
+      "export-fixes",  "shard",    "cache-dir",
+      "pch-dir"};
   SmallString<256> Cwd;
   (void)sys::fs::current_path(Cwd);
   std::string Key = fmt::format("{}\ncwd {}\n", Tool.str(), Cwd.str());
@@ -1072,6 +1104,18 @@ int main(int argc, const char **argv) {
         S.Frontend.RecordInputFiles = true;
     }
   }
+  // The pre-included headers, precompiled once per parse command (run-wide).
+  std::unique_ptr<PreludePch> Prelude;
+  if (!NoPch) {
+    SmallString<256> Dir(PchDir);
+    if (Dir.empty()) {
+      sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+      sys::path::append(Dir, "tmemcheck-" TMEMCHECK_VERSION "-pch");
+    }
+    Prelude = std::make_unique<PreludePch>(std::string(Dir));
+    for (FileSettings &S : SettingsFor)
+      S.Frontend.Prelude = Prelude.get();
+  }
   std::atomic<bool> CacheWriteFailed{false};
   // \p Partly: the file compiled with errors and the rest of it was
   // analysed (its findings are reported, but may be incomplete).
@@ -1169,7 +1213,7 @@ int main(int argc, const char **argv) {
     else if (Timing)
       errs() << fmt::format(
           "tmemcheck: timing {}: parse {:.4f} s, graphs {:.4f} s, checks "
-          "{:.4f} s, {} kernel(s){}\n",
+          "{:.4f} s, {} kernel(s){}{}\n",
           File,
           TU.ParseSeconds
               ? *TU.ParseSeconds
@@ -1179,7 +1223,8 @@ int main(int argc, const char **argv) {
               ? fmt::format(" on {} threads (graphs and checks summed over "
                             "them; wall {:.4f} s)",
                             TU.Threads, TU.FrontendSeconds)
-              : std::string());
+              : std::string(),
+          preludeNote(TU.Prelude));
     std::map<std::string, unsigned> ReportedByKernel;
     std::vector<Finding> Reported; // for --report=html
     for (Finding &F : O.Findings) {

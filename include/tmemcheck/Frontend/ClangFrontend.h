@@ -32,6 +32,8 @@ class CompilationDatabase;
 
 namespace tmemcheck {
 
+class PreludePch;
+
 /// Bounds that keep the graph construction finite on any input, and the
 /// project's own wrapper models that replace the bodies of calls.
 struct FrontendLimits {
@@ -56,6 +58,9 @@ struct FrontendLimits {
   /// Lists the files the parse read in TranslationUnitResult::InputFiles
   /// (for the result cache).
   bool RecordInputFiles = false;
+  /// The PCHs of the pre-included headers (not owned); null: every parse
+  /// reads those headers itself.
+  PreludePch *Prelude = nullptr;
 
   /// The inlining depth actually followed.
   unsigned callDepth() const {
@@ -106,6 +111,17 @@ struct TranslationUnitResult {
   /// overlap), and the threads.
   std::optional<double> ParseSeconds;
   unsigned Threads = 1;
+  /// How the parse read the pre-included headers (FrontendLimits::Prelude),
+  /// for --timing: the headers themselves (no PCH, the first parse of the
+  /// command, or an unusable PCH, discarded), or a PCH built now or reused.
+  enum class PreludeFrom {
+    Headers,
+    FirstParse,
+    BuiltPch,
+    ReusedPch,
+    UnusablePch
+  };
+  PreludeFrom Prelude = PreludeFrom::Headers;
 };
 
 /// Receives each kernel graph as soon as it is built; the graph is dropped

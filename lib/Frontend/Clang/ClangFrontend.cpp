@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tmemcheck/Frontend/ClangFrontend.h"
+#include "tmemcheck/Frontend/PreludePch.h"
 
 #include "GraphBuilder.h"
 #include "ValueEvaluator.h"
@@ -59,6 +60,20 @@ public:
   unsigned Errors = 0;
   std::string First;
   std::vector<std::string> Kept;
+
+  /// What has been collected so far, to forget what a failed attempt added.
+  struct Mark {
+    unsigned Errors;
+    size_t Kept;
+    bool HadFirst;
+  };
+  Mark mark() const { return {Errors, Kept.size(), !First.empty()}; }
+  void rewind(const Mark &M) {
+    Errors = M.Errors;
+    Kept.resize(M.Kept);
+    if (!M.HadFirst)
+      First.clear();
+  }
 };
 
 /// The translated commands of one file: what ClangTool runs.
@@ -268,10 +283,11 @@ bool usesTmemBeyondOneStatement(const KernelGraph &G) {
 class GraphConsumer : public ASTConsumer {
 public:
   GraphConsumer(TranslationUnitResult &Out, const FrontendLimits &Limits,
-                KernelConsumer OnKernel)
-      : Out(Out), Limits(Limits), OnKernel(OnKernel) {}
+                KernelConsumer OnKernel, bool &Reached)
+      : Out(Out), Limits(Limits), OnKernel(OnKernel), Reached(Reached) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
+    Reached = true;
     buildKernelGraphs(Ctx, Limits, Out, OnKernel);
     if (!Limits.RecordInputFiles)
       return;
@@ -292,38 +308,77 @@ private:
   TranslationUnitResult &Out;
   const FrontendLimits &Limits;
   KernelConsumer OnKernel;
+  bool &Reached;
 };
 
 class GraphAction : public ASTFrontendAction {
 public:
   GraphAction(TranslationUnitResult &Out, const FrontendLimits &Limits,
-              KernelConsumer OnKernel)
-      : Out(Out), Limits(Limits), OnKernel(OnKernel) {}
+              KernelConsumer OnKernel, bool &Reached)
+      : Out(Out), Limits(Limits), OnKernel(OnKernel), Reached(Reached) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
     Out.Parsed = true;
-    return std::make_unique<GraphConsumer>(Out, Limits, OnKernel);
+    return std::make_unique<GraphConsumer>(Out, Limits, OnKernel, Reached);
   }
 
 private:
   TranslationUnitResult &Out;
   const FrontendLimits &Limits;
   KernelConsumer OnKernel;
+  bool &Reached;
 };
 
+/// Runs GraphAction on each command, with the PCH of the pre-included
+/// headers when FrontendLimits::Prelude gives one (PreludePch.h); a PCH
+/// Clang cannot load is discarded and the command parsed again without.
 class GraphActionFactory : public tooling::FrontendActionFactory {
 public:
   GraphActionFactory(TranslationUnitResult &Out, const FrontendLimits &Limits,
-                     KernelConsumer OnKernel)
-      : Out(Out), Limits(Limits), OnKernel(OnKernel) {}
+                     KernelConsumer OnKernel, ErrorCollector &Errors)
+      : Out(Out), Limits(Limits), OnKernel(OnKernel), Errors(Errors) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<GraphAction>(Out, Limits, OnKernel);
+    return std::make_unique<GraphAction>(Out, Limits, OnKernel, Reached);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> Ops,
+                     DiagnosticConsumer *Diags) override {
+    Reached = false;
+    std::optional<PreludePch::Prepared> P;
+    if (Limits.Prelude)
+      P = Limits.Prelude->prepare(*Invocation, *Files, Ops);
+    if (P && !P->Invocation)
+      Out.Prelude = TranslationUnitResult::PreludeFrom::FirstParse;
+    if (P && P->Invocation) {
+      ErrorCollector::Mark Before = Errors.mark();
+      bool Ok = FrontendActionFactory::runInvocation(P->Invocation, Files, Ops,
+                                                     Diags);
+      if (Reached) {
+        Out.Prelude = P->From == PreludePch::Origin::Built
+                          ? TranslationUnitResult::PreludeFrom::BuiltPch
+                          : TranslationUnitResult::PreludeFrom::ReusedPch;
+        if (Limits.RecordInputFiles)
+          Out.InputFiles.insert(Out.InputFiles.end(), P->InputFiles.begin(),
+                                P->InputFiles.end());
+        return Ok;
+      }
+      // Clang refused the PCH before parsing anything: forget its errors.
+      Errors.rewind(Before);
+      Limits.Prelude->discard(*P);
+      Out.Prelude = TranslationUnitResult::PreludeFrom::UnusablePch;
+    }
+    return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
+                                                std::move(Ops), Diags);
   }
 
 private:
   TranslationUnitResult &Out;
   const FrontendLimits &Limits;
   KernelConsumer OnKernel;
+  ErrorCollector &Errors;
+  bool Reached = false;
 };
 
 } // namespace
@@ -530,7 +585,7 @@ analyzeTranslationUnit(const tooling::CompilationDatabase &Db, StringRef File,
   Tool.clearArgumentsAdjusters();
   ErrorCollector Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  GraphActionFactory Factory(Result, Limits, OnKernel);
+  GraphActionFactory Factory(Result, Limits, OnKernel, Errors);
   auto Start = std::chrono::steady_clock::now();
   Tool.run(&Factory);
   Result.FrontendSeconds =
