@@ -12,11 +12,14 @@
 #   callgrind, once per input: slow, but immune to load from other
 #   processes).
 #
-# For every input, four commands run RUNS times, interleaved (A B C D A B C D
-# ...) so that load from other processes hits all of them alike:
+# For every input, five commands run RUNS times, interleaved (A B C D E A B C
+# D E ...) so that load from other processes hits all of them alike:
 #   clang      clang++-22 with exactly the command tmemcheck parses with
 #              (tmemcheck --print-parse-command), -fsyntax-only
-#   tmemcheck  the tmemcheck process, default checks
+#   tmemcheck  the tmemcheck process, default checks, its prelude PCH
+#              (the precompiled pre-included headers) warm: two untimed
+#              runs per input build it first
+#   no-pch     the same with --no-pch: every parse reads those headers
 #   tidy       clang-tidy-22 -checks='-*,readability-braces-around-statements'
 #   tidy+tmem  clang-tidy-22 -load libTmemTidyModule.so -checks='-*,tmem-*'
 # Wall time and maximum resident set size come from /usr/bin/time; the
@@ -66,9 +69,16 @@ bench_input() {
   local label="$1"; shift
   local files=("$@")
   local k f
-  for k in clang tool tidy tidytmem analysis; do : > "$work/$k.runs"; done
+  for k in clang tool nopch tidy tidytmem analysis; do : > "$work/$k.runs"; done
+  # Warm the prelude PCH: the first parse of a command marks it, the second
+  # builds the PCH.
+  for f in "${files[@]}"; do
+    for _ in 1 2; do
+      "$tool" --quiet --pch-dir="$work/pch" "$f" -- "${flags[@]}" > /dev/null 2>&1 || true
+    done
+  done
   for _ in $(seq "$runs"); do
-    for k in clang tool tidy tidytmem; do : > "$work/$k"; done
+    for k in clang tool nopch tidy tidytmem; do : > "$work/$k"; done
     local analysis=0
     for f in "${files[@]}"; do
       # The exact parse command of tmemcheck; clang-tidy gets the same
@@ -81,8 +91,9 @@ bench_input() {
       local n=${#args[@]}
       local tidy_args=("${args[@]:0:n-1}")
       measure clang clang++-22 "${args[@]}"
-      measure tool "$tool" --quiet --timing "$f" -- "${flags[@]}"
+      measure tool "$tool" --quiet --timing --pch-dir="$work/pch" "$f" -- "${flags[@]}"
       a=$(awk '/timing/ { gsub(",", ""); print $8 + $11 }' "$work/err")
+      measure nopch "$tool" --quiet --no-pch "$f" -- "${flags[@]}"
       analysis=$(echo "$analysis + ${a:-0}" | bc -l)
       if [ "$have_plugin" = 1 ]; then
         measure tidy clang-tidy-22 -checks='-*,readability-braces-around-statements' \
@@ -91,7 +102,7 @@ bench_input() {
           "$f" -- "${tidy_args[@]}"
       fi
     done
-    for k in clang tool tidy tidytmem; do
+    for k in clang tool nopch tidy tidytmem; do
       [ -s "$work/$k" ] || continue
       awk '{ s += $1; if ($2 > m) m = $2 } END { print s, m }' "$work/$k" >> "$work/$k.runs"
     done
@@ -103,8 +114,10 @@ bench_input() {
   tt=$(cut -d' ' -f1 "$work/tool.runs" | median)
   tm=$(cut -d' ' -f2 "$work/tool.runs" | median)
   at=$(median < "$work/analysis.runs")
-  printf "%-12s | %7.3f | %7.3f | %+6.1f%% | %6.3f | %5.1f%% | %6.0f | %6.0f | %5.2fx" \
-    "$label" "$ct" "$tt" "$(echo "100 * ($tt - $ct) / $ct" | bc -l)" "$at" \
+  nt=$(cut -d' ' -f1 "$work/nopch.runs" | median)
+  printf "%-12s | %7.3f | %7.3f | %+6.1f%% | %7.3f | %+6.1f%% | %6.3f | %5.1f%% | %6.0f | %6.0f | %5.2fx" \
+    "$label" "$ct" "$tt" "$(echo "100 * ($tt - $ct) / $ct" | bc -l)" \
+    "$nt" "$(echo "100 * ($nt - $ct) / $ct" | bc -l)" "$at" \
     "$(echo "100 * $at / $ct" | bc -l)" "$(echo "$cm / 1024" | bc -l)" \
     "$(echo "$tm / 1024" | bc -l)" "$(echo "$tm / $cm" | bc -l)"
   if [ "$have_plugin" = 1 ]; then
@@ -135,8 +148,8 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "runs per command: $runs (medians)"
 echo
-printf "%-12s | %7s | %7s | %7s | %6s | %6s | %6s | %6s | %6s | %7s | %7s | %7s | %6s\n" \
-  input clang_s tmemchk over_s anal_s an/par clangMB toolMB mem_x \
+printf "%-12s | %7s | %7s | %7s | %7s | %7s | %6s | %6s | %6s | %6s | %6s | %7s | %7s | %7s | %6s\n" \
+  input clang_s tmemchk over_s no_pch over_s anal_s an/par clangMB toolMB mem_x \
   tidy_s tidy+tm over_s tidy_mx
 flags=()
 if [ "${EXAMPLES:-1}" != 0 ]; then
