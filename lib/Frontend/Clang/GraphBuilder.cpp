@@ -353,6 +353,14 @@ KernelGraph GraphBuilder::build(const FunctionDecl *Kernel, bool IsPattern) {
   // again (a file with a thousand kernels would keep a thousand of them).
   Cfgs.erase(Kernel);
   Trips.forget(Kernel);
+  // Nor are its own asm statements decoded again (those of its helpers
+  // are, at every call site). One whose text could not be read stays: its
+  // remarks are made once per statement.
+  for (const GCCAsmStmt *S : KernelOwnAsm)
+    if (auto It = AsmCache.find(S);
+        It != AsmCache.end() && !It->second->Unreadable)
+      AsmCache.erase(It);
+  KernelOwnAsm.clear();
   Graph.BuildSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
@@ -1535,6 +1543,8 @@ const GraphBuilder::DecodedAsm &GraphBuilder::decodeAsm(const GCCAsmStmt &S) {
 void GraphBuilder::translateAsm(const GCCAsmStmt &S, unsigned Cur,
                                 const Frame &F) {
   const DecodedAsm &D = decodeAsm(S);
+  if (!F.Parent)
+    KernelOwnAsm.push_back(&S);
   // The file's remarks say what could not be read; a kernel that runs it is
   // incomplete (one remark, at the first such statement).
   if (D.Unreadable && !UnreadableNoted) {

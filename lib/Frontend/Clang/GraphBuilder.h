@@ -269,6 +269,9 @@ private:
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::string> PlainNames;
   llvm::DenseMap<const clang::GCCAsmStmt *, std::unique_ptr<DecodedAsm>>
       AsmCache;
+  /// The asm statements of the kernel being built that its own frame
+  /// translated: dropped from AsmCache when it is built.
+  std::vector<const clang::GCCAsmStmt *> KernelOwnAsm;
   llvm::StringMap<std::unique_ptr<DecodedText>> DecodedTexts;
   std::vector<AnalysisRemark> Remarks;
   /// CuTe atom models by name and arity (std::nullopt: not an atom).
