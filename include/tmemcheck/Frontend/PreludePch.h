@@ -51,7 +51,8 @@ bool pchInputsUnchanged(const std::vector<PchInput> &Inputs,
 class PreludePch {
 public:
   /// PCHs live in \p Directory, made when first needed; at most \p Keep of
-  /// them are kept (the least recently built go first).
+  /// them are kept (the least recently built go first), and the marks of
+  /// at most 4 * \p Keep commands parsed once.
   explicit PreludePch(std::string Directory, unsigned Keep = 16);
 
   /// How the parse of a file came by its prelude: a PCH built now or

@@ -231,6 +231,7 @@ PreludePch::prepare(const CompilerInvocation &Inv, FileManager &Files,
           return std::nullopt;
         }
         P.From = Origin::FirstSeen;
+        prune();
         return P;
       }
       if (!build(Inv, N, Base, Files, Ops)) {
@@ -322,26 +323,39 @@ void PreludePch::discard(const Prepared &P) {
 }
 
 void PreludePch::prune() {
-  std::vector<std::pair<sys::TimePoint<>, std::string>> Pchs;
+  // PCHs by age, and the marks of commands parsed once (a main file without
+  // a PCH) by age: at most Keep of the first, 4 * Keep of the second.
+  std::vector<std::pair<sys::TimePoint<>, std::string>> Pchs, Marks;
   std::error_code EC;
   for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
        It.increment(EC)) {
     StringRef Path = It->path();
-    if (!Path.ends_with(".pch"))
+    bool IsPch = Path.ends_with(".pch");
+    StringRef Base = IsPch ? Path.drop_back(StringRef(".pch").size())
+                           : Path.drop_back(StringRef(".prelude.cu").size());
+    if (!IsPch &&
+        (!Path.ends_with(".prelude.cu") || sys::fs::exists(Base + ".pch")))
       continue;
     sys::fs::file_status S;
     if (!sys::fs::status(Path, S))
-      Pchs.push_back({S.getLastModificationTime(), Path.str()});
+      (IsPch ? Pchs : Marks)
+          .push_back({S.getLastModificationTime(), Base.str()});
   }
-  if (Pchs.size() <= Keep)
-    return;
-  llvm::sort(Pchs);
-  for (size_t I = 0; I + Keep < Pchs.size(); ++I) {
-    StringRef Base = StringRef(Pchs[I].second).drop_back(4);
-    sys::fs::remove(Base + ".inputs");
-    sys::fs::remove(Pchs[I].second);
-    sys::fs::remove(Base + ".prelude.cu");
-  }
+  auto DropOldest =
+      [](std::vector<std::pair<sys::TimePoint<>, std::string>> &Bases,
+         size_t Kept) {
+        if (Bases.size() <= Kept)
+          return;
+        llvm::sort(Bases);
+        for (size_t I = 0; I + Kept < Bases.size(); ++I) {
+          const std::string &Base = Bases[I].second;
+          sys::fs::remove(Base + ".inputs");
+          sys::fs::remove(Base + ".pch");
+          sys::fs::remove(Base + ".prelude.cu");
+        }
+      };
+  DropOldest(Pchs, Keep);
+  DropOldest(Marks, 4 * size_t(Keep));
 }
 
 } // namespace tmemcheck
