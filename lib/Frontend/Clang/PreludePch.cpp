@@ -85,9 +85,9 @@ unsigned preludeIncludes(const PreprocessorOptions &PP) {
 
 /// What the PCH of \p Inv's first \p N pre-included headers depends on:
 /// the parse command without the file (its name, its output, its CUDA
-/// compilation-unit id) and without
-/// the includes that follow, the working directory relative paths resolve
-/// in, Clang's version and the embedded headers' text.
+/// compilation-unit id) and without the includes that follow, the working
+/// directory relative paths resolve in, Clang's version and the embedded
+/// headers' text.
 std::string pchKey(const CompilerInvocation &Inv, unsigned N,
                    StringRef WorkingDirectory) {
   CompilerInvocation K(Inv);
