@@ -296,11 +296,8 @@ public:
       // The embedded headers are part of the tool, not of the code.
       if (CudaEnvironment::isEmbeddedHeader(It->first.getName()))
         continue;
-      SmallString<256> Path(It->first.getName());
-      SM.getFileManager().makeAbsolutePath(Path);
-      // Not `..`: through a symbolic link it names another directory.
-      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
-      Out.InputFiles.push_back(std::string(Path));
+      Out.InputFiles.push_back(
+          inputFilePath(SM.getFileManager(), It->first.getName()));
     }
   }
 

@@ -7,6 +7,8 @@
 #include "ClangSourceLoc.h"
 
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 
 #include <tuple>
 
@@ -55,6 +57,13 @@ SourceLoc toSourceLoc(const SourceManager &SM, const LangOptions &LO,
   Out.EndLine = End.getLine();
   Out.EndColumn = End.getColumn();
   return Out;
+}
+
+std::string inputFilePath(clang::FileManager &FM, llvm::StringRef Name) {
+  llvm::SmallString<256> Path(Name);
+  FM.makeAbsolutePath(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+  return std::string(Path);
 }
 
 } // namespace tmemcheck

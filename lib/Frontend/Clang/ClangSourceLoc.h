@@ -11,9 +11,12 @@
 
 #include "tmemcheck/Analysis/SourceLoc.h"
 
+#include "clang/Basic/FileManager.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
+
+#include <string>
 
 namespace tmemcheck {
 
@@ -41,6 +44,11 @@ inline SourceLoc toSourceLoc(const clang::SourceManager &SM,
                              clang::SourceRange Range) {
   return toSourceLoc(SM, LO, clang::CharSourceRange::getTokenRange(Range));
 }
+
+/// The absolute path of file \p Name as an include closure records it (the
+/// result cache, a PCH's inputs): `.` removed, `..` kept (through a symbolic
+/// link it names another directory).
+std::string inputFilePath(clang::FileManager &FM, llvm::StringRef Name);
 
 } // namespace tmemcheck
 

@@ -8,6 +8,8 @@
 
 #include "tmemcheck/Frontend/CudaEnvironment.h"
 
+#include "ClangSourceLoc.h"
+
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
@@ -119,29 +121,15 @@ std::string pchKey(const CompilerInvocation &Inv, unsigned N,
   return fmt::format("{:016x}{:016x}", H.high64, H.low64);
 }
 
-/// Counts the errors of a PCH build and prints nothing: one that fails
-/// leaves the parse to read the headers itself, which reports them.
-class CountingConsumer : public DiagnosticConsumer {};
-
-/// Writes \p Text to \p Path through a temporary file and a rename, so that
-/// a concurrent reader sees the old file or the new one.
+/// Writes \p Text to \p Path through a temporary file renamed into place
+/// (llvm::writeToOutput), so that a concurrent reader sees the old file or
+/// the new one.
 bool writeAtomically(const std::string &Path, StringRef Text) {
-  SmallString<256> Temp;
-  int FD;
-  if (sys::fs::createUniqueFile(Path + "-%%%%%%%%.tmp", FD, Temp))
-    return false;
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
+  if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
+        OS << Text;
+        return Error::success();
+      })) {
+    consumeError(std::move(E));
     return false;
   }
   return true;
@@ -283,7 +271,9 @@ bool PreludePch::build(const CompilerInvocation &Inv, unsigned N,
   CompilerInstance CI(BuildInv, std::move(Ops));
   CI.setVirtualFileSystem(Files.getVirtualFileSystemPtr());
   CI.createFileManager();
-  CountingConsumer Diags;
+  // Counts the errors and prints nothing: a build that fails leaves the
+  // parse to read the headers itself, which reports them.
+  DiagnosticConsumer Diags;
   CI.createDiagnostics(&Diags, /*ShouldOwnClient=*/false);
   if (!CI.hasDiagnostics())
     return false;
@@ -304,10 +294,8 @@ bool PreludePch::build(const CompilerInvocation &Inv, unsigned N,
     StringRef Name = F.getName();
     if (CudaEnvironment::isEmbeddedHeader(Name) || Name == Main)
       continue;
-    SmallString<256> Path(Name);
-    CI.getFileManager().makeAbsolutePath(Path);
-    sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
-    Inputs.push_back({std::string(Path), static_cast<uint64_t>(F.getSize()),
+    Inputs.push_back({inputFilePath(CI.getFileManager(), Name),
+                      static_cast<uint64_t>(F.getSize()),
                       static_cast<int64_t>(F.getModificationTime())});
   }
   llvm::sort(Inputs, [](const PchInput &A, const PchInput &B) {
